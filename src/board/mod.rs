@@ -1,0 +1,20 @@
+//! The rules of xiangqi, and nothing about search.
+
+pub mod attacks;
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod zobrist;
+
+pub use fen::{FenError, START_FEN};
+pub use movegen::GenKind;
+pub use moves::{Move, MoveList, MAX_MOVES};
+pub use notation::{format_move, parse_move, MoveTextError, RankBase};
+pub use piece::{Color, Piece, PieceKind};
+pub use position::{Position, Undo};
+pub use square::Square;
