@@ -2,11 +2,11 @@
 //! pseudo-legality test for moves that come from elsewhere (the transposition table, killers).
 
 use super::attacks::{
-    Leaps, ADVISOR_MOVES, DIAGONAL_MASK, ELEPHANT_MOVES, FILE_MOVES, GENERAL_MOVES, HORSE_MOVES,
-    LINE_MASK, RANK_MOVES, SOLDIER_MOVES,
+    Leaps, ADVISOR_MOVES, ELEPHANT_MOVES, FILE_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES,
+    RANK_MOVES, SOLDIER_MOVES,
 };
 use super::moves::{Move, MoveList};
-use super::piece::PieceKind;
+use super::piece::{Piece, PieceKind};
 use super::position::{bits16, Position, EMPTY};
 use super::square::{Square, FILES};
 
@@ -19,6 +19,13 @@ pub enum GenKind {
     Captures,
     /// Non-captures only.
     Quiets,
+}
+
+/// Per-node legality facts (see `Position::legality_info`).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct LegalityInfo {
+    pinned: u128,
+    no_landing: u128,
 }
 
 impl Position {
@@ -117,37 +124,151 @@ impl Position {
         }
     }
 
-    /// True when a pseudo-legal move cannot expose the mover's general, so the legality test can
-    /// be skipped: not in check, not a general move, and neither square lines up with the general
-    /// (a from-square on its rank or file may uncover a rook, cannon or the other general, or
-    /// unscreen a cannon; one diagonally next to it may free a horse's leg; a to-square on its
-    /// rank or file may give a cannon its screen).
+    /// What decides legality at this node without trying moves: the side to move's pieces whose
+    /// moves must be verified (`pinned`: blockers between the general and an enemy rook, flying
+    /// general or cannon, and pieces on the leg of an enemy horse aimed at the general), and the
+    /// empty squares a move may never land on (between the general and an enemy cannon with
+    /// nothing in between: the mover would become the cannon's screen). Meaningless in check.
     #[inline]
-    fn surely_legal(&self, m: Move) -> bool {
-        if self.in_check {
-            return false;
+    pub(crate) fn legality_info(&self) -> LegalityInfo {
+        let us = self.side;
+        let them = us.flip();
+        let g = self.generals[us.index()] as usize;
+        let (gf, gr) = (g % FILES, g / FILES);
+        let own = self.color_bb[us.index()];
+        let rook = Piece::new(them, PieceKind::Rook).code() as u8;
+        let cannon = Piece::new(them, PieceKind::Cannon).code() as u8;
+        let general = Piece::new(them, PieceKind::General).code() as u8;
+        let mut info = LegalityInfo {
+            pinned: 0,
+            no_landing: 0,
+        };
+        // The four rays: (occupancy, position on the line, direction, square of line index).
+        let rank_sq = |i: usize| gr * FILES + i;
+        let file_sq = |i: usize| i * FILES + gf;
+        for (occ, pos, up, on_file) in [
+            (self.rank_occ[gr], gf, true, false),
+            (self.rank_occ[gr], gf, false, false),
+            (self.file_occ[gf], gr, true, true),
+            (self.file_occ[gf], gr, false, true),
+        ] {
+            let to_sq = |i: usize| if on_file { file_sq(i) } else { rank_sq(i) };
+            let mut m = if up {
+                occ & !((2u16 << pos) - 1)
+            } else {
+                occ & ((1u16 << pos) - 1)
+            };
+            let mut next = || {
+                if m == 0 {
+                    return None;
+                }
+                let i = if up {
+                    m.trailing_zeros() as usize
+                } else {
+                    15 - m.leading_zeros() as usize
+                };
+                m &= !(1u16 << i);
+                Some(to_sq(i))
+            };
+            let Some(p1) = next() else { continue };
+            let b1 = self.board[p1];
+            if b1 == cannon {
+                // Landing between the general and this cannon gives it a screen.
+                let lo = p1.min(g);
+                let hi = p1.max(g);
+                let step = if on_file { FILES } else { 1 };
+                let mut s = lo + step;
+                while s < hi {
+                    info.no_landing |= 1u128 << s;
+                    s += step;
+                }
+            }
+            let Some(p2) = next() else { continue };
+            let b2 = self.board[p2];
+            let slider = b2 == rook || (on_file && b2 == general);
+            if slider && (own >> p1) & 1 == 1 {
+                info.pinned |= 1u128 << p1;
+            }
+            let Some(p3) = next() else { continue };
+            if self.board[p3] == cannon {
+                info.pinned |= ((1u128 << p1) | (1u128 << p2)) & own;
+            }
         }
-        let g = self.generals[self.side.index()] as usize;
+        if self.counts[them.index()][PieceKind::Horse.index()] > 0 {
+            let horse = Piece::new(them, PieceKind::Horse).code() as u8;
+            let a = &HORSE_ATTACKERS[g];
+            for i in 0..a.len as usize {
+                let leg = a.block[i] as usize;
+                if self.board[a.to[i] as usize] == horse && (own >> leg) & 1 == 1 {
+                    info.pinned |= 1u128 << leg;
+                }
+            }
+        }
+        info
+    }
+
+    /// Legality of a pseudo-legal move given this node's `LegalityInfo` (not in check).
+    #[inline(always)]
+    fn is_legal_with(&mut self, m: Move, info: &LegalityInfo) -> bool {
         let from = m.from().index();
-        let sensitive_from = LINE_MASK[g] | DIAGONAL_MASK[g];
-        (sensitive_from >> from) & 1 == 0 && (LINE_MASK[g] >> m.to().index()) & 1 == 0 && from != g
+        if from == self.generals[self.side.index()] as usize || (info.pinned >> from) & 1 == 1 {
+            return self.leaves_general_safe(m);
+        }
+        (info.no_landing >> m.to().index()) & 1 == 0
     }
 
     /// True when the pseudo-legal move `m` does not leave the mover's general attacked.
     #[inline]
     pub fn is_legal_pseudo(&mut self, m: Move) -> bool {
-        self.surely_legal(m) || self.leaves_general_safe(m)
+        if self.in_check {
+            self.leaves_general_safe(m)
+        } else {
+            let info = self.legality_info();
+            self.is_legal_with(m, &info)
+        }
+    }
+
+    /// Keeps the legal moves of a pseudo-legal list.
+    #[inline]
+    fn filter_legal(&mut self, pseudo: &MoveList, list: &mut MoveList) {
+        if self.in_check {
+            for &m in pseudo.iter() {
+                if self.leaves_general_safe(m) {
+                    list.push(m);
+                }
+            }
+        } else {
+            let info = self.legality_info();
+            for &m in pseudo.iter() {
+                if self.is_legal_with(m, &info) {
+                    list.push(m);
+                }
+            }
+        }
     }
 
     /// Appends every legal move of the side to move.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
         let mut pseudo = MoveList::new();
         self.generate::<true, true>(&mut pseudo);
+        self.filter_legal(&pseudo, list);
+    }
+
+    /// The legal moves found the slow way: every pseudo-legal move is made and the mover's
+    /// general tested. A reference for tests of the fast legality shortcut.
+    pub fn legal_moves_reference(&mut self) -> MoveList {
+        let mut pseudo = MoveList::new();
+        self.generate::<true, true>(&mut pseudo);
+        let mut list = MoveList::new();
+        let us = self.side;
         for &m in pseudo.iter() {
-            if self.is_legal_pseudo(m) {
+            self.make_move(m);
+            if !self.is_attacked(self.general(us), us.flip()) {
                 list.push(m);
             }
+            self.unmake_move();
         }
+        list
     }
 
     /// The legal moves, as a new list.
@@ -161,11 +282,7 @@ impl Position {
     pub fn generate_legal_captures(&mut self, list: &mut MoveList) {
         let mut pseudo = MoveList::new();
         self.generate::<true, false>(&mut pseudo);
-        for &m in pseudo.iter() {
-            if self.is_legal_pseudo(m) {
-                list.push(m);
-            }
-        }
+        self.filter_legal(&pseudo, list);
     }
 
     /// Legal moves when in check (every reply is verified); the same as `generate_legal`, which
@@ -179,18 +296,20 @@ impl Position {
     pub fn count_legal(&mut self) -> u64 {
         let mut pseudo = MoveList::new();
         self.generate::<true, true>(&mut pseudo);
-        let mut n = 0;
-        for &m in pseudo.iter() {
-            n += self.is_legal_pseudo(m) as u64;
+        if self.in_check {
+            return pseudo.iter().filter(|&&m| self.leaves_general_safe(m)).count() as u64;
         }
-        n
+        let info = self.legality_info();
+        pseudo.iter().filter(|&&m| self.is_legal_with(m, &info)).count() as u64
     }
 
     /// True when the side to move has no legal move (it has lost: mate or stalemate).
     pub fn has_no_legal_move(&mut self) -> bool {
         let mut pseudo = MoveList::new();
         self.generate::<true, true>(&mut pseudo);
-        !pseudo.iter().any(|&m| self.is_legal_pseudo(m))
+        let mut legal = MoveList::new();
+        self.filter_legal(&pseudo, &mut legal);
+        legal.is_empty()
     }
 
     /// True when `m` is a pseudo-legal move of the side to move here: its own piece on the
