@@ -4,9 +4,11 @@ use pao::board::perft::{divide, perft};
 use pao::board::{Position, START_FEN};
 use std::time::Instant;
 
-const USAGE: &str = "usage: pao                     start the engine daemon (UCCI/UCI on stdin/stdout)
+const USAGE: &str =
+    "usage: pao                     start the engine daemon (UCCI/UCI on stdin/stdout)
        pao perft <depth> [--fen FEN] [--divide]
        pao perft --epd FILE [--max-depth D]
+       pao bench [--depth D] [--threads T] [--hash MB] [--fens FILE]
        pao help";
 
 /// Runs the command line; returns the process exit status.
@@ -17,11 +19,14 @@ pub fn run(args: &[String]) -> i32 {
             Ok(())
         }
         Some("perft") => perft_command(&args[1..]),
+        Some("bench") => bench_command(&args[1..]),
         Some("help") | Some("--help") | Some("-h") => {
             println!("{USAGE}");
             Ok(())
         }
-        Some(other) => Err(CliError::Usage(format!("unknown command '{other}'\n{USAGE}"))),
+        Some(other) => Err(CliError::Usage(format!(
+            "unknown command '{other}'\n{USAGE}"
+        ))),
     };
     match result {
         Ok(()) => 0,
@@ -122,7 +127,11 @@ fn perft_command(args: &[String]) -> Result<(), CliError> {
                         .map_err(|_| CliError::Usage(format!("depth '{a}' is not a number")))?,
                 );
             }
-            a => return Err(CliError::Usage(format!("unexpected argument '{a}'\n{USAGE}"))),
+            a => {
+                return Err(CliError::Usage(format!(
+                    "unexpected argument '{a}'\n{USAGE}"
+                )))
+            }
         }
         i += 1;
     }
@@ -130,8 +139,7 @@ fn perft_command(args: &[String]) -> Result<(), CliError> {
         return perft_epd(&path, max_depth);
     }
     let depth = depth.ok_or_else(|| CliError::Usage(format!("perft needs a depth\n{USAGE}")))?;
-    let mut pos =
-        Position::from_fen(&fen).map_err(|e| CliError::Usage(format!("bad FEN: {e}")))?;
+    let mut pos = Position::from_fen(&fen).map_err(|e| CliError::Usage(format!("bad FEN: {e}")))?;
     let start = Instant::now();
     let nodes = if show_divide {
         let rows = divide(&mut pos, depth.max(1));
@@ -213,4 +221,56 @@ fn perft_epd(path: &str, max_depth: u32) -> Result<(), CliError> {
     } else {
         Ok(())
     }
+}
+
+fn bench_command(args: &[String]) -> Result<(), CliError> {
+    use pao::bench;
+    let mut depth = bench::DEFAULT_DEPTH;
+    let mut hash = 16usize;
+    let mut fens_text = bench::BENCH_FENS.to_string();
+    let mut i = 0;
+    let value = |i: usize, name: &str| -> Result<&String, CliError> {
+        args.get(i + 1)
+            .ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
+    };
+    let number = |v: &str, name: &str| -> Result<u64, CliError> {
+        v.parse::<u64>()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| CliError::Usage(format!("{name} '{v}' is not a positive number")))
+    };
+    while i < args.len() {
+        match args[i].as_str() {
+            "--depth" => depth = number(value(i, "--depth")?, "--depth")?.min(100) as u32,
+            "--hash" => hash = number(value(i, "--hash")?, "--hash")? as usize,
+            "--fens" => {
+                let path = value(i, "--fens")?;
+                fens_text = std::fs::read_to_string(path)
+                    .map_err(|e| CliError::Usage(format!("cannot read '{path}': {e}")))?;
+            }
+            a => {
+                return Err(CliError::Usage(format!(
+                    "unexpected argument '{a}'\n{USAGE}"
+                )))
+            }
+        }
+        i += 2;
+    }
+    let fens = bench::parse_fens(&fens_text);
+    let (nodes, ms) = bench::run_single(
+        &fens,
+        depth,
+        hash,
+        pao::search::SearchConfig::FULL,
+        &mut |l| {
+            println!(
+                "{:>3} {:<6} score {:>6} nodes {:>10} time_ms {:>6}",
+                0, l.best_move, l.score, l.nodes, l.time_ms
+            )
+        },
+    )
+    .map_err(CliError::Usage)?;
+    let nps = nodes as u128 * 1000 / ms.max(1);
+    println!("bench: nodes {nodes} time_ms {ms} nps {nps}");
+    Ok(())
 }

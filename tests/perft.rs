@@ -36,11 +36,18 @@ fn check(max_nodes: u64) -> usize {
         let mut pos = Position::from_fen(&row.fen).expect("reference FEN parses");
         let got = perft(&mut pos, row.depth);
         if got != row.nodes {
-            failures.push(format!("{} depth {}: expected {}, got {}", row.fen, row.depth, row.nodes, got));
+            failures.push(format!(
+                "{} depth {}: expected {}, got {}",
+                row.fen, row.depth, row.nodes, got
+            ));
         }
         checked += 1;
     }
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
     checked
 }
 
@@ -48,7 +55,10 @@ fn check(max_nodes: u64) -> usize {
 fn perft_reference_rows_up_to_cap() {
     let checked = check(NODE_CAP);
     let total = rows().len();
-    assert!(checked * 10 >= total * 9, "only {checked} of {total} rows under the cap");
+    assert!(
+        checked * 10 >= total * 9,
+        "only {checked} of {total} rows under the cap"
+    );
 }
 
 #[test]

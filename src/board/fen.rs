@@ -75,7 +75,10 @@ impl std::fmt::Display for FenError {
                 write!(f, "{side} has {count} generals, expected exactly 1")
             }
             FenError::TooMany { letter, count } => {
-                write!(f, "{count} pieces '{letter}' on the board, more than a side owns")
+                write!(
+                    f,
+                    "{count} pieces '{letter}' on the board, more than a side owns"
+                )
             }
             FenError::Unreachable { letter, square } => {
                 write!(f, "piece '{letter}' on {square} can never stand there")
@@ -134,7 +137,8 @@ impl Position {
                     file += d as usize;
                     continue;
                 }
-                let piece = Piece::from_letter(c).ok_or(FenError::UnknownLetter { letter: c, rank })?;
+                let piece =
+                    Piece::from_letter(c).ok_or(FenError::UnknownLetter { letter: c, rank })?;
                 if file >= FILES {
                     file += 1;
                     continue;
@@ -180,7 +184,10 @@ impl Position {
         // Castling and en-passant fields ("- -") carry nothing in xiangqi.
         let rest: Vec<&str> = fields.collect();
         let counters: Vec<&str> = rest.into_iter().filter(|s| *s != "-").collect();
-        let parse = |s: &str| s.parse::<u16>().map_err(|_| FenError::BadCounter(s.to_string()));
+        let parse = |s: &str| {
+            s.parse::<u16>()
+                .map_err(|_| FenError::BadCounter(s.to_string()))
+        };
         let clock = counters.first().map(|s| parse(s)).transpose()?.unwrap_or(0);
         let fullmove = counters.get(1).map(|s| parse(s)).transpose()?.unwrap_or(1);
         if pos.generals_facing() {

@@ -17,4 +17,4 @@ pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::{format_move, parse_move, MoveTextError, RankBase};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo};
-pub use square::Square;
+pub use square::{Square, FILES, RANKS, SQUARES};

@@ -297,10 +297,16 @@ impl Position {
         let mut pseudo = MoveList::new();
         self.generate::<true, true>(&mut pseudo);
         if self.in_check {
-            return pseudo.iter().filter(|&&m| self.leaves_general_safe(m)).count() as u64;
+            return pseudo
+                .iter()
+                .filter(|&&m| self.leaves_general_safe(m))
+                .count() as u64;
         }
         let info = self.legality_info();
-        pseudo.iter().filter(|&&m| self.is_legal_with(m, &info)).count() as u64
+        pseudo
+            .iter()
+            .filter(|&&m| self.is_legal_with(m, &info))
+            .count() as u64
     }
 
     /// True when the side to move has no legal move (it has lost: mate or stalemate).

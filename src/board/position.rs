@@ -1,8 +1,6 @@
 //! The position: board, occupancy masks, Zobrist key, make/unmake and check detection.
 
-use super::attacks::{
-    Leaps, FILE_MOVES, HORSE_ATTACKERS, RANK_MOVES, SOLDIER_ATTACKERS,
-};
+use super::attacks::{Leaps, FILE_MOVES, HORSE_ATTACKERS, RANK_MOVES, SOLDIER_ATTACKERS};
 use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::{Square, FILES, RANKS, SQUARES};
@@ -24,6 +22,21 @@ pub struct Undo {
     pub(crate) was_in_check: bool,
     /// Plies since the last capture, before the move.
     pub(crate) clock: u16,
+}
+
+impl Undo {
+    /// True when the side that made this move was in check before it, i.e. the move before it
+    /// gave check.
+    #[inline]
+    pub fn was_in_check(&self) -> bool {
+        self.was_in_check
+    }
+
+    /// True when the move captured a piece.
+    #[inline]
+    pub fn was_capture(&self) -> bool {
+        self.captured != EMPTY
+    }
 }
 
 /// A xiangqi position with its game history (for unmake and repetition).

@@ -1,0 +1,101 @@
+//! Switches for every search enhancement, so tests can compare against plain alpha-beta and the
+//! ablation table can measure what each one buys.
+
+/// The root driver.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Driver {
+    /// Principal variation search (or plain alpha-beta when `pvs` is off) in iterative deepening.
+    Pvs,
+    /// MTD(f): zero-window searches converging on the value through the transposition table.
+    Mtdf,
+}
+
+/// Which enhancements the search uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// Root driver.
+    pub driver: Driver,
+    /// Null windows for all but the first move, re-search on fail-high.
+    pub pvs: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// Use the transposition table for cutoffs (it still orders moves when off).
+    pub tt_cutoffs: bool,
+    /// Use the transposition table move first in ordering.
+    pub tt_move: bool,
+    /// Null-move pruning with a zugzwang guard and verification at high depth.
+    pub null_move: bool,
+    /// Late move reductions.
+    pub lmr: bool,
+    /// Futility and reverse-futility pruning near the leaves.
+    pub futility: bool,
+    /// Killer moves in ordering.
+    pub killers: bool,
+    /// Counter-move in ordering.
+    pub counter_move: bool,
+    /// History heuristic for quiet moves.
+    pub history: bool,
+    /// Capture ordering by MVV-LVA (off = generation order).
+    pub capture_ordering: bool,
+    /// Quiescence search at the leaves (off = static evaluation).
+    pub quiescence: bool,
+    /// Extend checking moves by one ply.
+    pub check_extension: bool,
+    /// Mate-distance pruning.
+    pub mate_distance: bool,
+    /// Evaluation knowledge beyond material and piece-square tables.
+    pub knowledge: bool,
+}
+
+impl SearchConfig {
+    /// Everything on: the engine as it plays.
+    pub const FULL: SearchConfig = SearchConfig {
+        driver: Driver::Pvs,
+        pvs: true,
+        aspiration: true,
+        tt_cutoffs: true,
+        tt_move: true,
+        null_move: true,
+        lmr: true,
+        futility: true,
+        killers: true,
+        counter_move: true,
+        history: true,
+        capture_ordering: true,
+        quiescence: true,
+        check_extension: true,
+        mate_distance: true,
+        knowledge: true,
+    };
+
+    /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
+    pub const PLAIN: SearchConfig = SearchConfig {
+        driver: Driver::Pvs,
+        pvs: false,
+        aspiration: false,
+        tt_cutoffs: false,
+        tt_move: false,
+        null_move: false,
+        lmr: false,
+        futility: false,
+        killers: false,
+        counter_move: false,
+        history: false,
+        capture_ordering: false,
+        quiescence: false,
+        check_extension: false,
+        mate_distance: false,
+        knowledge: true,
+    };
+
+    /// True when the search is selective (its value may differ from plain alpha-beta's).
+    pub fn is_selective(&self) -> bool {
+        self.null_move || self.lmr || self.futility || self.quiescence || self.check_extension
+    }
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig::FULL
+    }
+}

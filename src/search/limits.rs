@@ -1,0 +1,39 @@
+//! What bounds one search: depth, nodes, a deadline and a shared stop flag.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Limits the search obeys. The stop flag is shared with the coordinator and other workers.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Deepest iteration to run (1..=MAX_PLY-ish).
+    pub depth: u32,
+    /// Node budget for this worker (`u64::MAX` = none).
+    pub nodes: u64,
+    /// Hard deadline checked during the search.
+    pub deadline: Option<Instant>,
+    /// Soft deadline checked between iterations (the caller's time manager may also decide).
+    pub soft_deadline: Option<Instant>,
+    /// Raised to stop every worker at once.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl Limits {
+    /// Search to `depth` with no other limit.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth,
+            nodes: u64::MAX,
+            deadline: None,
+            soft_deadline: None,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// True when the stop flag is raised.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,321 @@
+//! Negamax principal variation search with the classic pruning: transposition-table cutoffs,
+//! mate-distance pruning, reverse futility, null move (with a zugzwang guard and verification),
+//! futility, late move reductions and the check extension. Each one has a switch.
+
+use super::ordering::{MovePicker, OrderingHints};
+use super::repetition::repetition_score;
+use super::score::{from_tt, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
+use super::worker::Searcher;
+use crate::board::{Move, MoveList, PieceKind, Position};
+use crate::tt::Bound;
+
+/// Futility margins by remaining depth (index 0 unused).
+const FUTILITY_MARGIN: [i32; 4] = [0, 120, 220, 340];
+/// Reverse futility margin per ply of depth.
+const REVERSE_FUTILITY_MARGIN: i32 = 90;
+
+/// True when the side to move has a piece that makes null-move pruning safe (zugzwang guard).
+#[inline]
+fn has_big_piece(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    pos.count(us, PieceKind::Rook)
+        + pos.count(us, PieceKind::Horse)
+        + pos.count(us, PieceKind::Cannon)
+        > 0
+}
+
+/// LMR reduction for a depth and move number (both >= 1), a classic log-log table.
+#[inline]
+fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
+    let d = (depth.max(1) as f32).ln();
+    let m = (move_number.max(1) as f32).ln();
+    (0.5 + d * m / 2.2) as i32
+}
+
+impl Searcher {
+    /// Searches the current position to `depth` within (alpha, beta) at `ply` from the root.
+    /// Returns a fail-soft score from the side to move's view; 0 (ignored) once stopped.
+    pub(crate) fn pvs(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        let root = ply == 0;
+        if !root {
+            if let Some(score) = repetition_score(&self.pos, ply) {
+                return score;
+            }
+        }
+        if depth <= 0 {
+            return if self.config.quiescence {
+                self.qsearch(alpha, beta, ply)
+            } else {
+                self.leaf_eval(ply)
+            };
+        }
+        if self.poll_stop() {
+            return 0;
+        }
+        self.nodes += 1;
+        if !root {
+            if ply >= MAX_PLY - 1 {
+                return self.evaluate();
+            }
+            if self.config.mate_distance {
+                alpha = alpha.max(mated_in(ply));
+                beta = beta.min(mate_in(ply + 1));
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+        }
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+        let mut tt_move = Move::NONE;
+        if let Some(entry) = self.tt.probe(key) {
+            if self.config.tt_move && self.pos.is_pseudo_legal(entry.mv) {
+                tt_move = entry.mv;
+            }
+            if self.config.tt_cutoffs && !pv_node && !root && entry.depth >= depth {
+                let score = from_tt(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let static_eval = if in_check { -INFINITE } else { self.evaluate() };
+        self.stack[ply].static_eval = static_eval;
+
+        if !pv_node && !in_check && !root {
+            // Reverse futility: far above beta near the leaves, the opponent will not catch up.
+            if self.config.futility
+                && depth <= 6
+                && static_eval.abs() < MATE_BOUND
+                && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+            {
+                return static_eval;
+            }
+            // Null move: if passing still fails high, a real move will too.
+            if self.config.null_move
+                && allow_null
+                && depth >= 3
+                && static_eval >= beta
+                && beta.abs() < MATE_BOUND
+                && has_big_piece(&self.pos)
+            {
+                let r = 3 + depth / 4;
+                self.stack[ply].mv = Move::NONE;
+                self.pos.make_null();
+                let score = -self.pvs(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
+                self.pos.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    if depth < 10 {
+                        return if score >= MATE_BOUND { beta } else { score };
+                    }
+                    // Verification at high depth guards against zugzwang-like positions.
+                    let verified = self.pvs(depth - r, beta - 1, beta, ply, false, false);
+                    if verified >= beta {
+                        return verified;
+                    }
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        self.pos.generate_legal(&mut moves);
+        if root && !self.root_moves.is_empty() {
+            let allowed = &self.root_moves;
+            moves.retain(|m| allowed.contains(&m));
+        }
+        if moves.is_empty() {
+            // Checkmate and stalemate both lose.
+            return mated_in(ply);
+        }
+        let prev = if ply > 0 {
+            self.stack[ply - 1].mv
+        } else {
+            Move::NONE
+        };
+        let prev_piece = if ply > 0 {
+            self.stack[ply - 1].piece
+        } else {
+            None
+        };
+        let hints = OrderingHints {
+            tt_move,
+            killers: self.heur.killers(ply),
+            counter: match prev_piece {
+                Some(p) if !prev.is_none() => self.heur.counter(p, prev),
+                _ => Move::NONE,
+            },
+        };
+        let mut picker = MovePicker::new(&self.pos, moves, &hints, &self.heur, &self.config);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut searched = 0usize;
+        let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
+        let mut quiet_count = 0usize;
+
+        while let Some(m) = picker.next_move() {
+            let capture = self.pos.is_capture(m);
+            let piece = self.pos.piece_at(m.from());
+            self.stack[ply].mv = m;
+            self.stack[ply].piece = piece;
+            self.pos.make_move(m);
+            let gives_check = self.pos.in_check();
+            let extension =
+                i32::from(self.config.check_extension && gives_check && ply < MAX_PLY / 2);
+            let new_depth = depth - 1 + extension;
+
+            // Futility: quiet moves that cannot lift a hopeless static score near the leaves.
+            if self.config.futility
+                && !pv_node
+                && !in_check
+                && !gives_check
+                && !capture
+                && searched > 0
+                && depth <= 3
+                && best_score > -MATE_BOUND
+                && static_eval + FUTILITY_MARGIN[depth as usize] <= alpha
+            {
+                self.pos.unmake_move();
+                continue;
+            }
+
+            let score = if searched == 0 || !self.config.pvs {
+                -self.pvs(new_depth, -beta, -alpha, ply + 1, pv_node, true)
+            } else {
+                let reduction = if self.config.lmr
+                    && depth >= 3
+                    && searched >= if pv_node { 3 } else { 2 }
+                    && !capture
+                    && !in_check
+                    && !gives_check
+                {
+                    let mut r = lmr_reduction(depth, searched);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r.clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut s = -self.pvs(
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    true,
+                );
+                if s > alpha && reduction > 0 {
+                    s = -self.pvs(new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.pvs(new_depth, -beta, -alpha, ply + 1, true, true);
+                }
+                s
+            };
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if !capture && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = m;
+                quiet_count += 1;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    self.update_pv(ply, m);
+                    if root {
+                        self.root_best = m;
+                    }
+                    if score >= beta {
+                        if !capture {
+                            self.reward_quiet(ply, m, depth, &quiets_tried[..quiet_count]);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if searched == 0 {
+            // Every move was pruned by futility: the static score stands.
+            return alpha;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best_score, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Updates killers, counter-move and history after a quiet move caused a cutoff.
+    fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
+        if self.config.killers {
+            self.heur.add_killer(ply, m);
+        }
+        if self.config.counter_move && ply > 0 {
+            if let Some(p) = self.stack[ply - 1].piece {
+                let prev = self.stack[ply - 1].mv;
+                if !prev.is_none() {
+                    self.heur.set_counter(p, prev, m);
+                }
+            }
+        }
+        if self.config.history {
+            let bonus = (depth * depth).min(400) * 4;
+            for &q in tried {
+                if let Some(p) = self.pos.piece_at(q.from()) {
+                    let b = if q == m { bonus } else { -bonus };
+                    self.heur.update_history(p, q, b);
+                }
+            }
+        }
+    }
+
+    /// Appends the child's PV behind `m` at `ply`.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = if ply + 1 < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        self.pv[ply][0] = m;
+        for i in 0..child_len.min(MAX_PLY - 1) {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+}

@@ -1,0 +1,68 @@
+//! Quiescence search: captures (all evasions in check) until the position is quiet, with the
+//! static evaluation as a stand-pat lower bound.
+
+use super::ordering::MovePicker;
+use super::score::{mated_in, INFINITE, MAX_PLY};
+use super::worker::Searcher;
+use crate::board::MoveList;
+use crate::search::ordering::OrderingHints;
+
+impl Searcher {
+    /// Quiescence search at `ply` within (alpha, beta); fail-soft.
+    pub(crate) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.poll_stop() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+        let in_check = self.pos.in_check();
+        let mut best;
+        let mut moves = MoveList::new();
+        if in_check {
+            self.pos.generate_evasions(&mut moves);
+            if moves.is_empty() {
+                return mated_in(ply);
+            }
+            best = -INFINITE;
+        } else {
+            best = self.evaluate();
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+            self.pos.generate_legal_captures(&mut moves);
+        }
+        let mut picker = if in_check {
+            let hints = OrderingHints {
+                tt_move: crate::board::Move::NONE,
+                killers: self.heur.killers(ply),
+                counter: crate::board::Move::NONE,
+            };
+            MovePicker::new(&self.pos, moves, &hints, &self.heur, &self.config)
+        } else {
+            MovePicker::captures(&self.pos, moves, &self.config)
+        };
+        while let Some(m) = picker.next_move() {
+            self.pos.make_move(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        best
+    }
+}

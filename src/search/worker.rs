@@ -1,0 +1,319 @@
+//! One thread's search: iterative deepening with aspiration windows (or MTD(f)) over `pvs`.
+
+use super::config::{Driver, SearchConfig};
+use super::heuristics::Heuristics;
+use super::limits::Limits;
+use super::score::{INFINITE, MAX_PLY};
+use crate::board::{Move, Piece, Position};
+use crate::eval;
+use crate::tt::TranspositionTable;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How often (in nodes) the search looks at the clock, the node budget and the stop flag.
+const POLL_INTERVAL: u64 = 2048;
+
+/// Per-ply scratch data.
+#[derive(Copy, Clone)]
+pub(crate) struct StackEntry {
+    pub(crate) mv: Move,
+    pub(crate) piece: Option<Piece>,
+    pub(crate) static_eval: i32,
+}
+
+/// What one completed iteration found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// Depth of the iteration.
+    pub depth: u32,
+    /// Deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// Score from the root side to move's view.
+    pub score: i32,
+    /// Principal variation (first move = best move).
+    pub pv: Vec<Move>,
+    /// Nodes searched so far by this searcher.
+    pub nodes: u64,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Best move (`None` when the root has no legal move).
+    pub best_move: Option<Move>,
+    /// Expected reply, when the PV has one.
+    pub ponder: Option<Move>,
+    /// Score of the best move.
+    pub score: i32,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Principal variation of that iteration.
+    pub pv: Vec<Move>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// A search thread's state: its own position copy and heuristics; the TT is shared.
+pub struct Searcher {
+    pub(crate) pos: Position,
+    pub(crate) tt: Arc<TranspositionTable>,
+    pub(crate) heur: Heuristics,
+    pub(crate) config: SearchConfig,
+    pub(crate) nodes: u64,
+    pub(crate) seldepth: usize,
+    pub(crate) stopped: bool,
+    pub(crate) root_best: Move,
+    pub(crate) root_moves: Vec<Move>,
+    pub(crate) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pub(crate) pv_len: [usize; MAX_PLY + 2],
+    pub(crate) stack: [StackEntry; MAX_PLY + 4],
+    limits: Limits,
+    next_poll: u64,
+    shared_nodes: Option<Arc<AtomicU64>>,
+    published: u64,
+}
+
+impl Searcher {
+    /// A searcher using `tt`, with fresh heuristics.
+    pub fn new(tt: Arc<TranspositionTable>, config: SearchConfig) -> Searcher {
+        Searcher {
+            pos: Position::startpos(),
+            tt,
+            heur: Heuristics::new(),
+            config,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_best: Move::NONE,
+            root_moves: Vec::new(),
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 2],
+            stack: [StackEntry {
+                mv: Move::NONE,
+                piece: None,
+                static_eval: 0,
+            }; MAX_PLY + 4],
+            limits: Limits::depth(1),
+            next_poll: POLL_INTERVAL,
+            shared_nodes: None,
+            published: 0,
+        }
+    }
+
+    /// Changes the enhancement switches.
+    pub fn set_config(&mut self, config: SearchConfig) {
+        self.config = config;
+    }
+
+    /// The enhancement switches in use.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Publishes this searcher's node count to `counter` (in batches) while it searches.
+    pub fn set_node_counter(&mut self, counter: Arc<AtomicU64>) {
+        self.shared_nodes = Some(counter);
+    }
+
+    /// Forgets the ordering heuristics (new game).
+    pub fn clear_heuristics(&mut self) {
+        self.heur.clear();
+    }
+
+    /// Nodes searched by the last (or current) search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Static evaluation with this searcher's knowledge switch.
+    #[inline]
+    pub(crate) fn evaluate(&self) -> i32 {
+        eval::evaluate(&self.pos)
+    }
+
+    /// Leaf value when quiescence is off: the static evaluation, or the mate/stalemate score.
+    pub(crate) fn leaf_eval(&mut self, ply: usize) -> i32 {
+        self.nodes += 1;
+        if self.pos.has_no_legal_move() {
+            return super::score::mated_in(ply);
+        }
+        self.evaluate()
+    }
+
+    /// Checks the limits every `POLL_INTERVAL` nodes; sets and returns `stopped`.
+    #[inline]
+    pub(crate) fn poll_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes < self.next_poll {
+            return false;
+        }
+        self.next_poll = self.nodes + POLL_INTERVAL;
+        self.publish_nodes();
+        if self.limits.stopped()
+            || self.nodes >= self.limits.nodes
+            || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn publish_nodes(&mut self) {
+        if let Some(counter) = &self.shared_nodes {
+            counter.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+            self.published = self.nodes;
+        }
+    }
+
+    /// Searches `root` under `limits`, calling `report` after each completed iteration.
+    /// `allowed` restricts the root moves (banmoves); empty means all legal moves.
+    pub fn search(
+        &mut self,
+        root: &Position,
+        limits: &Limits,
+        allowed: &[Move],
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        self.search_from(root, limits, allowed, 1, &mut |_| true, report)
+    }
+
+    /// Iterative deepening from `first_depth`; `skip(depth)` returning false skips an iteration
+    /// (Lazy SMP helpers use it to spread over depths).
+    pub fn search_from(
+        &mut self,
+        root: &Position,
+        limits: &Limits,
+        allowed: &[Move],
+        first_depth: u32,
+        skip: &mut dyn FnMut(u32) -> bool,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        self.pos = root.clone();
+        self.limits = limits.clone();
+        self.nodes = 0;
+        self.published = 0;
+        self.next_poll = POLL_INTERVAL;
+        self.stopped = false;
+        self.seldepth = 0;
+        self.root_moves = allowed.to_vec();
+        self.heur.age();
+        let mut legal = self.pos.legal_moves();
+        if !allowed.is_empty() {
+            legal.retain(|m| allowed.contains(&m));
+        }
+        let mut result = SearchResult {
+            best_move: legal.as_slice().first().copied(),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            pv: legal.as_slice().first().copied().into_iter().collect(),
+            nodes: 0,
+        };
+        if legal.is_empty() {
+            result.score = super::score::mated_in(0);
+            return result;
+        }
+        let mut score = 0;
+        let max_depth = limits.depth.clamp(1, (MAX_PLY - 8) as u32);
+        for depth in first_depth.max(1)..=max_depth {
+            if depth > first_depth && !skip(depth) {
+                continue;
+            }
+            self.root_best = Move::NONE;
+            self.seldepth = 0;
+            let s = match self.config.driver {
+                Driver::Mtdf => self.mtdf(depth as i32, score),
+                Driver::Pvs => self.aspiration(depth as i32, score),
+            };
+            if self.stopped {
+                break;
+            }
+            score = s;
+            let pv: Vec<Move> = if self.pv_len[0] > 0 {
+                self.pv[0][..self.pv_len[0]].to_vec()
+            } else if !self.root_best.is_none() {
+                vec![self.root_best]
+            } else {
+                result.pv.clone()
+            };
+            result.best_move = pv.first().copied();
+            result.ponder = pv.get(1).copied();
+            result.score = score;
+            result.depth = depth;
+            result.pv = pv.clone();
+            result.nodes = self.nodes;
+            report(&Iteration {
+                depth,
+                seldepth: self.seldepth.max(depth as usize) as u32,
+                score,
+                pv,
+                nodes: self.nodes,
+            });
+            if limits.soft_deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+        }
+        self.publish_nodes();
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// One iteration with an aspiration window around `previous` (full window when off or shallow).
+    fn aspiration(&mut self, depth: i32, previous: i32) -> i32 {
+        if !self.config.aspiration || depth < 5 {
+            return self.pvs(depth, -INFINITE, INFINITE, 0, true, true);
+        }
+        let mut delta = 30;
+        let mut alpha = (previous - delta).max(-INFINITE);
+        let mut beta = (previous + delta).min(INFINITE);
+        loop {
+            let score = self.pvs(depth, alpha, beta, 0, true, true);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return score;
+            }
+            delta += delta / 2 + 10;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    /// MTD(f): null-window searches around a guess until the bounds meet.
+    fn mtdf(&mut self, depth: i32, guess: i32) -> i32 {
+        let mut g = guess;
+        let mut lower = -INFINITE;
+        let mut upper = INFINITE;
+        let mut best_pv: Vec<Move> = Vec::new();
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            g = self.pvs(depth, beta - 1, beta, 0, false, true);
+            if self.stopped {
+                return g;
+            }
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+                best_pv = self.pv[0][..self.pv_len[0]].to_vec();
+            }
+        }
+        // Keep the PV of the last fail-high: the fail-low searches leave none at the root.
+        for (i, &m) in best_pv.iter().enumerate() {
+            self.pv[0][i] = m;
+        }
+        self.pv_len[0] = best_pv.len();
+        g
+    }
+}

@@ -1,0 +1,228 @@
+//! Search correctness: reference equalities, exact mate scores, rule scores.
+
+use pao::board::{Move, Position};
+use pao::search::reference::{alphabeta, minimax, Counter};
+use pao::search::score::{mate_in, mated_in, INFINITE};
+use pao::search::{Driver, Limits, SearchConfig, Searcher};
+use pao::tt::TranspositionTable;
+use std::sync::Arc;
+
+/// Endgame and late-middlegame positions from the bench list (small trees at depth 4).
+fn positions() -> Vec<&'static str> {
+    pao::bench::parse_fens(pao::bench::BENCH_FENS)
+        .into_iter()
+        .skip(35)
+        .take(10)
+        .collect()
+}
+
+fn searcher(config: SearchConfig) -> Searcher {
+    let tt = Arc::new(TranspositionTable::new(8).expect("8 MiB table"));
+    Searcher::new(tt, config)
+}
+
+fn search_value(config: SearchConfig, fen: &str, depth: u32) -> (i32, Option<Move>) {
+    let pos = Position::from_fen(fen).expect("valid FEN");
+    let mut s = searcher(config);
+    let r = s.search(&pos, &Limits::depth(depth), &[], &mut |_| {});
+    (r.score, r.best_move)
+}
+
+#[test]
+fn alphabeta_equals_minimax() {
+    for fen in positions() {
+        for depth in 1..=3 {
+            let mut pos = Position::from_fen(fen).expect("valid FEN");
+            let mm = minimax(&mut pos, depth, 0, &mut Counter::default());
+            let ab = alphabeta(
+                &mut pos,
+                depth,
+                -INFINITE,
+                INFINITE,
+                0,
+                &mut Counter::default(),
+            );
+            assert_eq!(ab, mm, "{fen} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn alphabeta_equals_minimax_depth_4() {
+    for fen in positions().into_iter().skip(6) {
+        let mut pos = Position::from_fen(fen).expect("valid FEN");
+        let mm = minimax(&mut pos, 4, 0, &mut Counter::default());
+        let ab = alphabeta(&mut pos, 4, -INFINITE, INFINITE, 0, &mut Counter::default());
+        assert_eq!(ab, mm, "{fen} depth 4");
+    }
+}
+
+/// PVS with ordering heuristics and aspiration, but no TT cutoffs, pruning, reductions,
+/// extensions or quiescence: the value must be exactly alpha-beta's.
+fn unpruned_pvs() -> SearchConfig {
+    SearchConfig {
+        pvs: true,
+        aspiration: true,
+        killers: true,
+        history: true,
+        counter_move: true,
+        capture_ordering: true,
+        ..SearchConfig::PLAIN
+    }
+}
+
+#[test]
+fn pvs_without_pruning_equals_alphabeta() {
+    for fen in positions() {
+        for depth in 1..=4 {
+            let mut pos = Position::from_fen(fen).expect("valid FEN");
+            let ab = alphabeta(
+                &mut pos,
+                depth,
+                -INFINITE,
+                INFINITE,
+                0,
+                &mut Counter::default(),
+            );
+            let (pvs, _) = search_value(unpruned_pvs(), fen, depth);
+            assert_eq!(pvs, ab, "{fen} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn plain_driver_equals_alphabeta() {
+    for fen in positions() {
+        let mut pos = Position::from_fen(fen).expect("valid FEN");
+        let ab = alphabeta(&mut pos, 3, -INFINITE, INFINITE, 0, &mut Counter::default());
+        let (plain, _) = search_value(SearchConfig::PLAIN, fen, 3);
+        assert_eq!(plain, ab, "{fen}");
+    }
+}
+
+#[test]
+fn mtdf_equals_alphabeta() {
+    let config = SearchConfig {
+        driver: Driver::Mtdf,
+        tt_cutoffs: true,
+        tt_move: true,
+        ..unpruned_pvs()
+    };
+    for fen in positions() {
+        for depth in 1..=4 {
+            let mut pos = Position::from_fen(fen).expect("valid FEN");
+            let ab = alphabeta(
+                &mut pos,
+                depth,
+                -INFINITE,
+                INFINITE,
+                0,
+                &mut Counter::default(),
+            );
+            let (mtdf, _) = search_value(config, fen, depth);
+            assert_eq!(mtdf, ab, "{fen} depth {depth}");
+        }
+    }
+}
+
+/// (FEN, plies to mate): made from the rules, checked against plain alpha-beta below.
+const MATES: [(&str, usize); 4] = [
+    // Double cannons on the open central file against a general boxed in by its advisors.
+    ("3aka3/9/9/9/4C4/1C7/9/9/9/3K5 w - - 0 1", 1),
+    // A lone rook with the general's help on the file.
+    ("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", 3),
+    // Rook and horse against a general with one advisor.
+    ("4ka3/9/9/9/9/9/9/9/9/RN1K5 w - - 0 1", 5),
+    // Rook and advisors against a bare general off the central file.
+    ("5k3/9/9/9/9/9/9/9/4A4/R2AK4 w - - 0 1", 5),
+];
+
+#[test]
+fn mates_are_found_with_exact_scores() {
+    for (fen, plies) in MATES {
+        for depth in [plies as u32 + 1, plies as u32 + 3] {
+            let (score, best) = search_value(SearchConfig::FULL, fen, depth);
+            assert_eq!(score, mate_in(plies), "{fen} depth {depth}");
+            let mut pos = Position::from_fen(fen).expect("valid FEN");
+            let m = best.expect("a move");
+            assert!(pos.is_legal(m));
+        }
+    }
+}
+
+#[test]
+fn mate_scores_agree_with_alphabeta_and_are_shortest() {
+    for (fen, plies) in MATES {
+        let mut pos = Position::from_fen(fen).expect("valid FEN");
+        let exact = alphabeta(
+            &mut pos,
+            plies as u32,
+            -INFINITE,
+            INFINITE,
+            0,
+            &mut Counter::default(),
+        );
+        assert_eq!(exact, mate_in(plies), "{fen}");
+        // One ply less sees no mate: the mate found is the shortest.
+        let shallower = alphabeta(
+            &mut pos,
+            plies as u32 - 1,
+            -INFINITE,
+            INFINITE,
+            0,
+            &mut Counter::default(),
+        );
+        assert!(shallower < mate_in(plies), "{fen}");
+    }
+}
+
+#[test]
+fn stalemate_loses() {
+    // Black's general has no move and is not in check.
+    let fen = "4k4/3R5/9/9/9/9/9/9/9/5K3 b - - 0 1";
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    assert!(!pos.in_check());
+    assert!(pos.has_no_legal_move());
+    let (score, best) = search_value(SearchConfig::FULL, fen, 3);
+    assert_eq!((score, best), (mated_in(0), None));
+    // Red to move one step earlier: stalemating is a win like a mate.
+    let (score, _) = search_value(SearchConfig::FULL, "4k4/9/3R5/9/9/9/9/9/9/5K3 w - - 0 1", 3);
+    assert_eq!(score, mate_in(1));
+}
+
+fn play(fen: &str, moves: &str) -> Position {
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    for text in moves.split_whitespace() {
+        let m = pos
+            .parse_legal_move(text, pao::board::RankBase::Zero)
+            .expect("legal move");
+        pos.make_move(m);
+    }
+    pos
+}
+
+#[test]
+fn perpetual_check_loses_for_the_checker() {
+    // Black's soldier has checked on every move; repeating the cycle once more loses.
+    let fen = "3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1";
+    let pos = play(fen, "f1e1 f2e2 e1f1 e2f2 f1e1 f2e2 e1f1");
+    let repeat = pao::board::parse_move("e2f2", pao::board::RankBase::Zero).expect("move");
+    let tt = Arc::new(TranspositionTable::new(1).expect("table"));
+    let mut s = Searcher::new(tt, SearchConfig::FULL);
+    let r = s.search(&pos, &Limits::depth(3), &[repeat], &mut |_| {});
+    assert_eq!(r.best_move, Some(repeat));
+    assert_eq!(r.score, mated_in(1));
+    // Without the restriction black finds something better than losing by rule.
+    let tt = Arc::new(TranspositionTable::new(1).expect("table"));
+    let mut s = Searcher::new(tt, SearchConfig::FULL);
+    let r = s.search(&pos, &Limits::depth(3), &[], &mut |_| {});
+    assert_ne!(r.best_move, Some(repeat));
+    assert!(r.score > mated_in(1));
+}
+
+#[test]
+fn repetition_without_checks_is_a_draw() {
+    let fen = "4k4/9/9/9/9/9/9/9/4A4/R2AK2R1 w - - 0 1";
+    let pos = play(fen, "a0a1 e9e8 a1a0 e8e9");
+    assert_eq!(pao::search::repetition::repetition_score(&pos, 1), Some(0));
+}
