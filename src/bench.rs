@@ -2,7 +2,8 @@
 //! node count is the search's signature: the same on every run and every machine.
 
 use crate::board::Position;
-use crate::search::{Limits, SearchConfig, Searcher};
+use crate::search::{Limits, SearchConfig};
+use crate::smp::{Job, PoolEvent, WorkerPool};
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
 use std::time::Instant;
@@ -36,35 +37,82 @@ pub struct BenchLine {
     pub time_ms: u128,
 }
 
-/// Searches every position to `depth` with one thread and a fresh `hash_mib` table each,
-/// calling `line` after each position.
-pub fn run_single(
+/// Bench settings.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// Fixed depth of every search.
+    pub depth: u32,
+    /// Worker threads.
+    pub threads: usize,
+    /// Hash size in MiB (the table is cleared between positions).
+    pub hash_mib: usize,
+    /// Pin worker threads to cores.
+    pub pin: bool,
+    /// Lazy SMP depth stagger.
+    pub stagger: bool,
+    /// Search switches.
+    pub config: SearchConfig,
+}
+
+impl Default for BenchOptions {
+    fn default() -> Self {
+        BenchOptions {
+            depth: DEFAULT_DEPTH,
+            threads: 1,
+            hash_mib: 16,
+            pin: true,
+            stagger: true,
+            config: SearchConfig::FULL,
+        }
+    }
+}
+
+/// Searches every position to the depth with the worker pool, a cleared table and fresh
+/// heuristics each, calling `line` after each position; returns (total nodes, total ms).
+/// The time of a position is the time until the main thread completes the depth.
+pub fn run(
     fens: &[&str],
-    depth: u32,
-    hash_mib: usize,
-    config: SearchConfig,
+    options: &BenchOptions,
     line: &mut dyn FnMut(&BenchLine),
 ) -> Result<(u64, u128), String> {
+    let positions = fens
+        .iter()
+        .map(|fen| Position::from_fen(fen).map_err(|e| format!("bad bench FEN '{fen}': {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
     let tt = Arc::new(
-        TranspositionTable::new(hash_mib).map_err(|e| format!("cannot allocate hash: {e:?}"))?,
+        TranspositionTable::new(options.hash_mib)
+            .map_err(|e| format!("cannot allocate {} MiB of hash: {e:?}", options.hash_mib))?,
     );
-    let mut searcher = Searcher::new(Arc::clone(&tt), config);
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let pool = WorkerPool::new(options.threads, options.pin, Arc::clone(&tt), tx);
+    pool.set_stagger(options.stagger);
     let mut total_nodes = 0;
     let mut total_ms = 0;
-    for fen in fens {
-        let pos = Position::from_fen(fen).map_err(|e| format!("bad bench FEN '{fen}': {e}"))?;
+    for (id, (pos, fen)) in positions.into_iter().zip(fens).enumerate() {
         tt.clear();
-        searcher.clear_heuristics();
+        pool.clear_heuristics();
         let start = Instant::now();
-        let result = searcher.search(&pos, &Limits::depth(depth), &[], &mut |_| {});
+        pool.start(Job {
+            id: id as u64,
+            root: pos,
+            limits: Limits::depth(options.depth),
+            allowed: Vec::new(),
+            config: options.config,
+            main_thread_result: true,
+        });
+        let result = loop {
+            match rx.recv() {
+                Ok(PoolEvent::Finished { id: done, result }) if done == id as u64 => break result,
+                Ok(_) => continue,
+                Err(_) => return Err("worker pool stopped unexpectedly".to_string()),
+            }
+        };
         let ms = start.elapsed().as_millis();
         total_nodes += result.nodes;
         total_ms += ms;
         line(&BenchLine {
             fen: fen.to_string(),
-            best_move: result
-                .best_move
-                .map_or("none".to_string(), |m| m.to_string()),
+            best_move: result.best_move.map_or("none".to_string(), |m| m.to_string()),
             score: result.score,
             nodes: result.nodes,
             time_ms: ms,

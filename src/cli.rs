@@ -8,7 +8,7 @@ const USAGE: &str =
     "usage: pao                     start the engine daemon (UCCI/UCI on stdin/stdout)
        pao perft <depth> [--fen FEN] [--divide]
        pao perft --epd FILE [--max-depth D]
-       pao bench [--depth D] [--threads T] [--hash MB] [--fens FILE]
+       pao bench [--depth D] [--threads T] [--hash MB] [--fens FILE] [--no-stagger] [--no-pin]
        pao help";
 
 /// Runs the command line; returns the process exit status.
@@ -225,50 +225,56 @@ fn perft_epd(path: &str, max_depth: u32) -> Result<(), CliError> {
 
 fn bench_command(args: &[String]) -> Result<(), CliError> {
     use pao::bench;
-    let mut depth = bench::DEFAULT_DEPTH;
-    let mut hash = 16usize;
+    let mut options = bench::BenchOptions::default();
     let mut fens_text = bench::BENCH_FENS.to_string();
     let mut i = 0;
     let value = |i: usize, name: &str| -> Result<&String, CliError> {
         args.get(i + 1)
             .ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
     };
-    let number = |v: &str, name: &str| -> Result<u64, CliError> {
+    let number = |v: &str, name: &str, max: u64| -> Result<u64, CliError> {
         v.parse::<u64>()
             .ok()
-            .filter(|n| *n > 0)
-            .ok_or_else(|| CliError::Usage(format!("{name} '{v}' is not a positive number")))
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(|| CliError::Usage(format!("{name} '{v}' is not a number in 1..={max}")))
     };
     while i < args.len() {
-        match args[i].as_str() {
-            "--depth" => depth = number(value(i, "--depth")?, "--depth")?.min(100) as u32,
-            "--hash" => hash = number(value(i, "--hash")?, "--hash")? as usize,
+        let flag = args[i].as_str();
+        match flag {
+            "--depth" => options.depth = number(value(i, flag)?, flag, 100)? as u32,
+            "--threads" => options.threads = number(value(i, flag)?, flag, 1024)? as usize,
+            "--hash" => options.hash_mib = number(value(i, flag)?, flag, 1 << 20)? as usize,
             "--fens" => {
-                let path = value(i, "--fens")?;
+                let path = value(i, flag)?;
                 fens_text = std::fs::read_to_string(path)
                     .map_err(|e| CliError::Usage(format!("cannot read '{path}': {e}")))?;
             }
-            a => {
-                return Err(CliError::Usage(format!(
-                    "unexpected argument '{a}'\n{USAGE}"
-                )))
+            "--no-stagger" => {
+                options.stagger = false;
+                i += 1;
+                continue;
             }
+            "--no-pin" => {
+                options.pin = false;
+                i += 1;
+                continue;
+            }
+            a => return Err(CliError::Usage(format!("unexpected argument '{a}'\n{USAGE}"))),
         }
         i += 2;
     }
     let fens = bench::parse_fens(&fens_text);
-    let (nodes, ms) = bench::run_single(
-        &fens,
-        depth,
-        hash,
-        pao::search::SearchConfig::FULL,
-        &mut |l| {
-            println!(
-                "{:>3} {:<6} score {:>6} nodes {:>10} time_ms {:>6}",
-                0, l.best_move, l.score, l.nodes, l.time_ms
-            )
-        },
-    )
+    if fens.is_empty() {
+        return Err(CliError::Usage("no positions to bench".to_string()));
+    }
+    let mut index = 0;
+    let (nodes, ms) = bench::run(&fens, &options, &mut |l| {
+        index += 1;
+        println!(
+            "position {index:>3} bestmove {:<5} score {:>6} nodes {:>10} time_ms {:>6}",
+            l.best_move, l.score, l.nodes, l.time_ms
+        )
+    })
     .map_err(CliError::Usage)?;
     let nps = nodes as u128 * 1000 / ms.max(1);
     println!("bench: nodes {nodes} time_ms {ms} nps {nps}");

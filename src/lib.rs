@@ -6,3 +6,4 @@ pub mod board;
 pub mod eval;
 pub mod search;
 pub mod tt;
+pub mod smp;

@@ -7,6 +7,7 @@ use super::score::{INFINITE, MAX_PLY};
 use crate::board::{Move, Piece, Position};
 use crate::eval;
 use crate::tt::TranspositionTable;
+use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -70,7 +71,7 @@ pub struct Searcher {
     pub(crate) stack: [StackEntry; MAX_PLY + 4],
     limits: Limits,
     next_poll: u64,
-    shared_nodes: Option<Arc<AtomicU64>>,
+    shared_nodes: Option<Arc<CachePadded<AtomicU64>>>,
     published: u64,
 }
 
@@ -112,7 +113,7 @@ impl Searcher {
     }
 
     /// Publishes this searcher's node count to `counter` (in batches) while it searches.
-    pub fn set_node_counter(&mut self, counter: Arc<AtomicU64>) {
+    pub fn set_node_counter(&mut self, counter: Arc<CachePadded<AtomicU64>>) {
         self.shared_nodes = Some(counter);
     }
 

@@ -1,0 +1,325 @@
+//! The worker pool: Lazy SMP. Threads are created once (and again only when the count
+//! changes), pinned to cores, parked on a condvar between searches. Every worker runs iterative
+//! deepening on the same root with its own position and heuristics; they share only the
+//! transposition table, the stop flag and per-thread node counters on their own cache lines.
+//! Helpers stagger their depths so that the pool spreads over neighbouring depths.
+
+use crate::board::{Move, Position};
+use crate::search::{Iteration, Limits, SearchConfig, SearchResult, Searcher};
+use crate::tt::TranspositionTable;
+use crossbeam_channel::Sender;
+use crossbeam_utils::CachePadded;
+use parking_lot::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// What the pool tells its owner.
+#[derive(Debug)]
+pub enum PoolEvent {
+    /// The main thread completed an iteration.
+    Iteration(Iteration),
+    /// Every worker has parked; the voted result of the search `id`.
+    Finished {
+        /// The job id given to `start`.
+        id: u64,
+        /// The chosen result.
+        result: SearchResult,
+    },
+}
+
+/// One search for the pool.
+pub struct Job {
+    /// Caller's id, echoed in `PoolEvent::Finished`.
+    pub id: u64,
+    /// Root position with its game history.
+    pub root: Position,
+    /// Limits (the stop flag inside is ignored: the pool's own flag is used).
+    pub limits: Limits,
+    /// Allowed root moves (empty = all).
+    pub allowed: Vec<Move>,
+    /// Search switches.
+    pub config: SearchConfig,
+    /// When true, the result is the main thread's (fixed-depth searches are reproducible).
+    pub main_thread_result: bool,
+}
+
+struct State {
+    generation: u64,
+    job: Option<Arc<Job>>,
+    running: usize,
+    results: Vec<Option<SearchResult>>,
+    quit: bool,
+    clear_heuristics: bool,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    wake: Condvar,
+    idle: Condvar,
+    stop: Arc<AtomicBool>,
+    nodes: Vec<Arc<CachePadded<AtomicU64>>>,
+    tt: Arc<TranspositionTable>,
+    events: Sender<PoolEvent>,
+    stagger: AtomicBool,
+}
+
+/// A pool of search threads sharing one transposition table.
+pub struct WorkerPool {
+    shared: Arc<Shared>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+// Lazy SMP depth schedule (after the classic Stockfish one): helper i skips iteration d when
+// ((d + PHASE[i]) / SIZE[i]) is odd, so helpers spread over d, d+1, d+2.
+const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// True when helper `index` (> 0) searches iteration `depth` under the stagger schedule.
+pub fn helper_runs_depth(index: usize, depth: u32) -> bool {
+    let i = (index - 1) % SKIP_SIZE.len();
+    ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 == 0
+}
+
+impl WorkerPool {
+    /// Starts `threads` workers (at least 1), pinned to cores when `pin` is set.
+    pub fn new(
+        threads: usize,
+        pin: bool,
+        tt: Arc<TranspositionTable>,
+        events: Sender<PoolEvent>,
+    ) -> WorkerPool {
+        let threads = threads.max(1);
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                generation: 0,
+                job: None,
+                running: 0,
+                results: vec![None; threads],
+                quit: false,
+                clear_heuristics: false,
+            }),
+            wake: Condvar::new(),
+            idle: Condvar::new(),
+            stop: Arc::new(AtomicBool::new(false)),
+            nodes: (0..threads)
+                .map(|_| Arc::new(CachePadded::new(AtomicU64::new(0))))
+                .collect(),
+            tt,
+            events,
+            stagger: AtomicBool::new(true),
+        });
+        let cores = if pin {
+            core_affinity::get_core_ids().unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let handles = (0..threads)
+            .map(|index| {
+                let shared = Arc::clone(&shared);
+                let core = if cores.is_empty() {
+                    None
+                } else {
+                    Some(cores[index % cores.len()])
+                };
+                std::thread::Builder::new()
+                    .name(format!("pao-worker-{index}"))
+                    .stack_size(8 << 20)
+                    .spawn(move || worker_loop(index, core, shared))
+            })
+            .filter_map(Result::ok)
+            .collect();
+        WorkerPool { shared, handles }
+    }
+
+    /// Number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.handles.len()
+    }
+
+    /// The shared stop flag (raise it to stop the current search).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.shared.stop)
+    }
+
+    /// Turns the Lazy SMP depth stagger on or off.
+    pub fn set_stagger(&self, on: bool) {
+        self.shared.stagger.store(on, Ordering::Relaxed);
+    }
+
+    /// Asks every worker to forget its heuristics before the next search (new game).
+    pub fn clear_heuristics(&self) {
+        self.shared.state.lock().clear_heuristics = true;
+    }
+
+    /// Nodes searched so far in the current (or last) search, all threads together.
+    pub fn nodes(&self) -> u64 {
+        self.shared.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// True while a search runs.
+    pub fn is_searching(&self) -> bool {
+        self.shared.state.lock().running > 0
+    }
+
+    /// Starts a search; the pool must be idle (call `wait_idle` first).
+    pub fn start(&self, job: Job) {
+        let mut state = self.shared.state.lock();
+        debug_assert_eq!(state.running, 0);
+        self.shared.stop.store(false, Ordering::SeqCst);
+        for n in &self.shared.nodes {
+            n.store(0, Ordering::Relaxed);
+        }
+        for r in state.results.iter_mut() {
+            *r = None;
+        }
+        state.job = Some(Arc::new(job));
+        state.generation += 1;
+        state.running = self.handles.len();
+        self.shared.wake.notify_all();
+    }
+
+    /// Raises the stop flag.
+    pub fn stop(&self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Blocks until every worker is parked.
+    pub fn wait_idle(&self) {
+        let mut state = self.shared.state.lock();
+        while state.running > 0 {
+            self.shared.idle.wait(&mut state);
+        }
+    }
+}
+
+impl Drop for WorkerPool {
+    fn drop(&mut self) {
+        self.stop();
+        {
+            let mut state = self.shared.state.lock();
+            state.quit = true;
+            self.shared.wake.notify_all();
+        }
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+fn worker_loop(index: usize, core: Option<core_affinity::CoreId>, shared: Arc<Shared>) {
+    if let Some(core) = core {
+        // Pinning can fail (containers, restricted cpusets): searching unpinned is fine.
+        let _ = core_affinity::set_for_current(core);
+    }
+    let mut searcher = Searcher::new(Arc::clone(&shared.tt), SearchConfig::FULL);
+    searcher.set_node_counter(Arc::clone(&shared.nodes[index]));
+    let mut seen = 0u64;
+    loop {
+        let job = {
+            let mut state = shared.state.lock();
+            while state.generation == seen && !state.quit {
+                shared.wake.wait(&mut state);
+            }
+            if state.quit {
+                return;
+            }
+            seen = state.generation;
+            if state.clear_heuristics {
+                searcher.clear_heuristics();
+            }
+            state.job.clone()
+        };
+        let Some(job) = job else { continue };
+        let result = run_job(index, &mut searcher, &job, &shared);
+        let mut state = shared.state.lock();
+        state.results[index] = Some(result);
+        state.running -= 1;
+        if state.running == 0 {
+            state.clear_heuristics = false;
+            let result = choose_result(&state.results, job.main_thread_result);
+            let _ = shared.events.send(PoolEvent::Finished { id: job.id, result });
+            shared.idle.notify_all();
+        }
+    }
+}
+
+fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) -> SearchResult {
+    searcher.set_config(job.config);
+    let mut limits = job.limits.clone();
+    limits.stop = Arc::clone(&shared.stop);
+    let stagger = shared.stagger.load(Ordering::Relaxed);
+    let result = if index == 0 {
+        let events = &shared.events;
+        let r = searcher.search(&job.root, &limits, &job.allowed, &mut |it| {
+            let _ = events.send(PoolEvent::Iteration(it.clone()));
+        });
+        // The main thread decides: when it is done, everyone is.
+        shared.stop.store(true, Ordering::SeqCst);
+        r
+    } else {
+        let first = if stagger { 1 + (index as u32 % 2) } else { 1 };
+        searcher.search_from(
+            &job.root,
+            &limits,
+            &job.allowed,
+            first,
+            &mut |d| !stagger || helper_runs_depth(index, d),
+            &mut |_| {},
+        )
+    };
+    result
+}
+
+/// Picks the pool's answer: the main thread's for fixed-depth jobs; otherwise a vote weighted by
+/// depth and score (as Stockfish does), among threads that completed an iteration.
+fn choose_result(results: &[Option<SearchResult>], main_only: bool) -> SearchResult {
+    let total_nodes: u64 = results.iter().flatten().map(|r| r.nodes).sum();
+    let main = results.first().cloned().flatten();
+    let mut chosen = match (main_only, main) {
+        (true, Some(m)) => m,
+        (_, main) => {
+            let done: Vec<&SearchResult> = results
+                .iter()
+                .flatten()
+                .filter(|r| r.depth > 0 && r.best_move.is_some())
+                .collect();
+            match (done.is_empty(), main) {
+                (true, Some(m)) => m,
+                (true, None) => SearchResult {
+                    best_move: None,
+                    ponder: None,
+                    score: 0,
+                    depth: 0,
+                    pv: Vec::new(),
+                    nodes: 0,
+                },
+                (false, _) => vote(&done),
+            }
+        }
+    };
+    chosen.nodes = total_nodes;
+    chosen
+}
+
+fn vote(done: &[&SearchResult]) -> SearchResult {
+    let min_score = done.iter().map(|r| r.score).min().unwrap_or(0);
+    let weight = |r: &SearchResult| (r.score - min_score + 14) as i64 * r.depth as i64;
+    let mut best = done[0];
+    let mut best_votes = i64::MIN;
+    for r in done {
+        let votes: i64 = done
+            .iter()
+            .filter(|o| o.best_move == r.best_move)
+            .map(|o| weight(o))
+            .sum();
+        // Deeper first, then votes, then score; the main thread wins exact ties (it is first).
+        let better = votes > best_votes
+            || (votes == best_votes && (r.depth, r.score) > (best.depth, best.score));
+        if better {
+            best = r;
+            best_votes = votes;
+        }
+    }
+    best.clone()
+}
