@@ -112,7 +112,9 @@ pub fn run(
         total_ms += ms;
         line(&BenchLine {
             fen: fen.to_string(),
-            best_move: result.best_move.map_or("none".to_string(), |m| m.to_string()),
+            best_move: result
+                .best_move
+                .map_or("none".to_string(), |m| m.to_string()),
             score: result.score,
             nodes: result.nodes,
             time_ms: ms,

@@ -259,7 +259,11 @@ fn bench_command(args: &[String]) -> Result<(), CliError> {
                 i += 1;
                 continue;
             }
-            a => return Err(CliError::Usage(format!("unexpected argument '{a}'\n{USAGE}"))),
+            a => {
+                return Err(CliError::Usage(format!(
+                    "unexpected argument '{a}'\n{USAGE}"
+                )))
+            }
         }
         i += 2;
     }

@@ -5,5 +5,5 @@ pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod search;
-pub mod tt;
 pub mod smp;
+pub mod tt;

@@ -154,7 +154,11 @@ impl WorkerPool {
 
     /// Nodes searched so far in the current (or last) search, all threads together.
     pub fn nodes(&self) -> u64 {
-        self.shared.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+        self.shared
+            .nodes
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
     }
 
     /// True while a search runs.
@@ -238,7 +242,9 @@ fn worker_loop(index: usize, core: Option<core_affinity::CoreId>, shared: Arc<Sh
         if state.running == 0 {
             state.clear_heuristics = false;
             let result = choose_result(&state.results, job.main_thread_result);
-            let _ = shared.events.send(PoolEvent::Finished { id: job.id, result });
+            let _ = shared
+                .events
+                .send(PoolEvent::Finished { id: job.id, result });
             shared.idle.notify_all();
         }
     }

@@ -1,6 +1,7 @@
 //! The rules of xiangqi, and nothing about search.
 
 pub mod attacks;
+mod evasion;
 pub mod fen;
 pub mod movegen;
 pub mod moves;

@@ -232,11 +232,7 @@ impl Position {
     #[inline]
     fn filter_legal(&mut self, pseudo: &MoveList, list: &mut MoveList) {
         if self.in_check {
-            for &m in pseudo.iter() {
-                if self.leaves_general_safe(m) {
-                    list.push(m);
-                }
-            }
+            self.filter_evasions(pseudo, list);
         } else {
             let info = self.legality_info();
             for &m in pseudo.iter() {
@@ -297,10 +293,9 @@ impl Position {
         let mut pseudo = MoveList::new();
         self.generate::<true, true>(&mut pseudo);
         if self.in_check {
-            return pseudo
-                .iter()
-                .filter(|&&m| self.leaves_general_safe(m))
-                .count() as u64;
+            let mut list = MoveList::new();
+            self.filter_evasions(&pseudo, &mut list);
+            return list.len() as u64;
         }
         let info = self.legality_info();
         pseudo
