@@ -1,6 +1,8 @@
 //! The rules of xiangqi, and nothing about search.
 
+pub mod attackers;
 pub mod attacks;
+pub mod chase;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
@@ -8,6 +10,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod rules;
 pub mod square;
 pub mod zobrist;
 
