@@ -1,6 +1,7 @@
 //! Game-result rules: every ruling of `tests/data/rules.tsv`, plus mate, stalemate, the
 //! sixty-move rule, insufficient material and the judge's output and errors.
 
+use pao::board::chase::chased_pieces;
 use pao::board::rules::{
     find_repetition, game_result, judge, most_checks_since_capture, repetition_verdict,
     sixty_move_rule_reached, GameResult, Reason, RepetitionVerdict,
@@ -64,21 +65,65 @@ fn data_file_has_32_rulings() {
     assert_eq!(rulings().len(), 32);
 }
 
-#[test]
-fn every_ruling_of_the_data_file() {
-    let mut failures = Vec::new();
-    for r in rulings() {
-        let moves: Vec<&str> = r.moves.iter().map(String::as_str).collect();
-        let mut pos = play(&r.fen, &moves);
-        let got = ruling_of(&mut pos);
-        if got != (r.over, r.result.clone()) {
-            failures.push(format!(
-                "line {} ({}): expected {} {}, got {} {}",
-                r.line, r.case, r.over, r.result, got.0, got.1
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+/// Checks row `index` (0-based, comments skipped) of the data file.
+fn check_row(index: usize) {
+    let rows = rulings();
+    let r = &rows[index];
+    let moves: Vec<&str> = r.moves.iter().map(String::as_str).collect();
+    let mut pos = play(&r.fen, &moves);
+    assert_eq!(
+        ruling_of(&mut pos),
+        (r.over, r.result.clone()),
+        "line {} ({})",
+        r.line,
+        r.case
+    );
+}
+
+macro_rules! ruling_tests {
+    ($($name:ident: $index:expr,)*) => {
+        $(
+            #[test]
+            fn $name() {
+                check_row($index);
+            }
+        )*
+    };
+}
+
+ruling_tests! {
+    ruling_01: 0,
+    ruling_02: 1,
+    ruling_03: 2,
+    ruling_04: 3,
+    ruling_05: 4,
+    ruling_06: 5,
+    ruling_07: 6,
+    ruling_08: 7,
+    ruling_09: 8,
+    ruling_10: 9,
+    ruling_11: 10,
+    ruling_12: 11,
+    ruling_13: 12,
+    ruling_14: 13,
+    ruling_15: 14,
+    ruling_16: 15,
+    ruling_17: 16,
+    ruling_18: 17,
+    ruling_19: 18,
+    ruling_20: 19,
+    ruling_21: 20,
+    ruling_22: 21,
+    ruling_23: 22,
+    ruling_24: 23,
+    ruling_25: 24,
+    ruling_26: 25,
+    ruling_27: 26,
+    ruling_28: 27,
+    ruling_29: 28,
+    ruling_30: 29,
+    ruling_31: 30,
+    ruling_32: 31,
 }
 
 #[test]
@@ -274,4 +319,24 @@ fn judge_errors_name_the_bad_move() {
     assert!(err.starts_with("move 2 (zz99): "), "{err}");
     let err = judge("not a fen", &[]).unwrap_err();
     assert!(err.starts_with("bad FEN"), "{err}");
+}
+
+#[test]
+fn chased_pieces_of_a_cannon_move() {
+    // Row 1: the red cannon goes to a2 and, over the a5 soldier, attacks the black rook on a7:
+    // a cannon attacking a rook chases it even though the rook is protected.
+    let r = &rulings()[0];
+    let mut pos = Position::from_fen(&r.fen).expect("FEN");
+    let mv = pos.parse_legal_move("c2a2", RankBase::Zero).expect("legal");
+    pos.make_move(mv);
+    let a7 = 1u128 << (7 * 9);
+    assert_eq!(chased_pieces(&mut pos, mv), a7);
+    // Not the last move: nothing is reported.
+    let other = pos.parse_legal_move("a7b7", RankBase::Zero).expect("legal");
+    assert_eq!(chased_pieces(&mut pos, other), 0);
+    // Soldiers attack freely: b5b6 attacks the rook on b7 but chases nothing.
+    pos.make_move(other);
+    let soldier = pos.parse_legal_move("b5b6", RankBase::Zero).expect("legal");
+    pos.make_move(soldier);
+    assert_eq!(chased_pieces(&mut pos, soldier), 0);
 }

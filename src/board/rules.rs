@@ -209,7 +209,9 @@ pub fn repetition_verdict(pos: &mut Position) -> Option<RepetitionVerdict> {
 
 /// Looks for the `occurrences`-th occurrence of the current position (counting itself) in
 /// the span since the last capture or null move, and rules the plies back to the earliest
-/// occurrence counted. `occurrences` = 2 finds the most recent repetition, 3 is the game rule.
+/// occurrence counted. `occurrences` = 2 finds the most recent repetition (values below 2 act
+/// as 2), 3 is the game rule. The returned `distance` tells the search whether the earlier
+/// occurrence lies inside its tree.
 pub fn find_repetition(pos: &mut Position, occurrences: u32) -> Option<Repetition> {
     let history = pos.history();
     let n = history.len();
