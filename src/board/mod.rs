@@ -1,7 +1,9 @@
 //! The rules of xiangqi, and nothing about search.
 
+pub mod attackers;
 pub mod attacks;
 mod evasion;
+pub mod chase;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
@@ -9,6 +11,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod rules;
 pub mod square;
 pub mod zobrist;
 
