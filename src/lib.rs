@@ -7,3 +7,4 @@ pub mod eval;
 pub mod search;
 pub mod smp;
 pub mod tt;
+pub mod options;

@@ -215,12 +215,17 @@ pub fn repetition_verdict(pos: &mut Position) -> Option<RepetitionVerdict> {
 pub fn find_repetition(pos: &mut Position, occurrences: u32) -> Option<Repetition> {
     let history = pos.history();
     let n = history.len();
-    let since_null = history
+    let clock = (pos.plies_since_capture() as usize).min(n);
+    if clock < 4 {
+        return None;
+    }
+    // Only the plies since the last capture matter: scanning further would cost every node.
+    let since_null = history[n - clock..]
         .iter()
         .rev()
         .position(|u| u.mv.is_none())
         .unwrap_or(n);
-    let end = (pos.plies_since_capture() as usize).min(since_null);
+    let end = clock.min(since_null);
     let key = pos.key();
     let mut count = 1;
     let mut distance = None;

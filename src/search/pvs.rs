@@ -47,7 +47,7 @@ impl Searcher {
         self.pv_len[ply] = 0;
         let root = ply == 0;
         if !root {
-            if let Some(score) = repetition_score(&self.pos, ply) {
+            if let Some(score) = repetition_score(&mut self.pos, ply) {
                 return score;
             }
         }

@@ -1,0 +1,311 @@
+//! Engine options: one table serves both dialects (UCCI name, UCI name), with ranges checked
+//! at the edge so the coordinator only ever sees valid values.
+
+/// Largest accepted hash size in MiB (16 TiB); what the machine can give is checked on allocation.
+pub const MAX_HASH_MIB: usize = 1 << 24;
+/// Largest accepted thread count.
+pub const MAX_THREADS: usize = 1024;
+
+/// Current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// Pin workers to cores.
+    pub pin_threads: bool,
+    /// Pondering allowed (only changes time allocation).
+    pub ponder: bool,
+    /// Use the opening book.
+    pub use_book: bool,
+    /// Book files, `;`-separated.
+    pub book_files: String,
+    /// UCCI times in milliseconds (else seconds).
+    pub use_millisec: bool,
+    /// Time kept back per move for I/O and GUI lag, in ms.
+    pub move_overhead_ms: u64,
+    /// Forward pruning: `none` turns null move, LMR and futility off.
+    pub pruning: Level,
+    /// Evaluation knowledge: `none` = material and piece-square tables only.
+    pub knowledge: Level,
+    /// Random noise added to root scores (none..huge).
+    pub randomness: Level,
+    /// Root driver: PVS or MTD(f).
+    pub mtdf: bool,
+    /// Lazy SMP depth stagger for helper threads.
+    pub stagger: bool,
+    /// Verbose info output.
+    pub debug: bool,
+    /// Offer and accept draws, resign lost games (`draw`/`resign` suffixes).
+    pub draw_resign: bool,
+    /// UCI ranks numbered 1-10 instead of 0-9.
+    pub rank_base_one: bool,
+    /// An explicit UCI_RankBase was set (overrides what UCI_Variant implies).
+    pub rank_base_explicit: bool,
+}
+
+/// The four-step levels of UCCI's combo options.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// none
+    None,
+    /// tiny (randomness only)
+    Tiny,
+    /// small
+    Small,
+    /// medium
+    Medium,
+    /// large
+    Large,
+    /// huge (randomness only)
+    Huge,
+}
+
+impl Level {
+    fn parse(value: &str) -> Option<Level> {
+        Some(match value.to_ascii_lowercase().as_str() {
+            "none" => Level::None,
+            "tiny" => Level::Tiny,
+            "small" => Level::Small,
+            "medium" => Level::Medium,
+            "large" => Level::Large,
+            "huge" => Level::Huge,
+            _ => return None,
+        })
+    }
+
+    /// Amplitude of root noise for `randomness` (as ElephantEye's masks).
+    pub fn noise(self) -> i32 {
+        match self {
+            Level::None => 0,
+            Level::Tiny => 1,
+            Level::Small => 3,
+            Level::Medium => 7,
+            Level::Large => 15,
+            Level::Huge => 31,
+        }
+    }
+}
+
+impl Options {
+    /// Defaults: 64 MiB, one thread per logical core, pinned, book on.
+    pub fn new() -> Options {
+        Options {
+            hash_mib: 64,
+            threads: num_cpus::get().clamp(1, MAX_THREADS),
+            pin_threads: true,
+            ponder: false,
+            use_book: true,
+            book_files: String::new(),
+            use_millisec: true,
+            move_overhead_ms: 30,
+            pruning: Level::Large,
+            knowledge: Level::Large,
+            randomness: Level::None,
+            mtdf: false,
+            stagger: true,
+            debug: false,
+            draw_resign: false,
+            rank_base_one: false,
+            rank_base_explicit: false,
+        }
+    }
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::new()
+    }
+}
+
+/// What changing an option requires of the coordinator.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing beyond the new value.
+    None,
+    /// Reallocate the transposition table.
+    Resize,
+    /// Recreate the worker pool.
+    Respawn,
+    /// Clear the table and heuristics (new game).
+    NewGame,
+    /// Reload the opening book.
+    Book,
+}
+
+fn parse_bool(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" => Some(true),
+        "false" | "off" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+fn parse_range(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    value
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| format!("option {name}: '{value}' is not a number in {min}..{max}"))
+}
+
+impl Options {
+    /// Sets an option by its UCCI or UCI name (case-insensitive). Unknown names are an error
+    /// only when `strict` (UCI); UCCI GUIs send options blindly, so they are ignored there.
+    pub fn set(&mut self, name: &str, value: &str, strict: bool) -> Result<Effect, String> {
+        let key: String = name
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '_')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let check = |v: &str| {
+            parse_bool(v).ok_or_else(|| format!("option {name}: '{v}' is not true or false"))
+        };
+        let level = |v: &str| {
+            Level::parse(v.trim())
+                .ok_or_else(|| format!("option {name}: unknown level '{v}'"))
+        };
+        Ok(match key.as_str() {
+            "hashsize" | "hash" => {
+                self.hash_mib = parse_range(name, value, 1, MAX_HASH_MIB as u64)? as usize;
+                Effect::Resize
+            }
+            "threads" => {
+                self.threads = parse_range(name, value, 1, MAX_THREADS as u64)? as usize;
+                Effect::Respawn
+            }
+            "pinthreads" => {
+                self.pin_threads = check(value)?;
+                Effect::Respawn
+            }
+            "ponder" => {
+                self.ponder = check(value)?;
+                Effect::None
+            }
+            "usebook" | "ownbook" => {
+                self.use_book = check(value)?;
+                Effect::Book
+            }
+            "bookfiles" | "bookfile" => {
+                self.book_files = value.trim().to_string();
+                Effect::Book
+            }
+            "usemillisec" => {
+                self.use_millisec = check(value)?;
+                Effect::None
+            }
+            "moveoverhead" => {
+                self.move_overhead_ms = parse_range(name, value, 0, 10_000)?;
+                Effect::None
+            }
+            "pruning" => {
+                self.pruning = level(value)?;
+                Effect::None
+            }
+            "knowledge" => {
+                self.knowledge = level(value)?;
+                Effect::None
+            }
+            "randomness" => {
+                self.randomness = level(value)?;
+                Effect::None
+            }
+            "searchdriver" => {
+                self.mtdf = match value.trim().to_ascii_lowercase().as_str() {
+                    "pvs" => false,
+                    "mtdf" => true,
+                    v => return Err(format!("option {name}: '{v}' is not pvs or mtdf")),
+                };
+                Effect::None
+            }
+            "smpstagger" => {
+                self.stagger = check(value)?;
+                Effect::None
+            }
+            "debug" => {
+                self.debug = check(value)?;
+                Effect::None
+            }
+            "drawresign" => {
+                self.draw_resign = check(value)?;
+                Effect::None
+            }
+            "newgame" | "clearhash" => Effect::NewGame,
+            "ucivariant" => {
+                if !value.trim().eq_ignore_ascii_case("xiangqi") {
+                    return Err(format!("option {name}: only xiangqi is supported, not '{value}'"));
+                }
+                if !self.rank_base_explicit {
+                    self.rank_base_one = true;
+                }
+                Effect::None
+            }
+            "ucirankbase" => {
+                self.rank_base_one = parse_range(name, value, 0, 1)? == 1;
+                self.rank_base_explicit = true;
+                Effect::None
+            }
+            "multipv" => {
+                parse_range(name, value, 1, 1)?;
+                Effect::None
+            }
+            // Accepted for compatibility with GUIs; Pao has no use for them.
+            "batch" | "usehash" | "useegtb" | "egtbpaths" | "idle" | "promotion" | "style" => {
+                Effect::None
+            }
+            _ if strict => return Err(format!("unknown option '{name}'")),
+            _ => Effect::None,
+        })
+    }
+
+    /// The `option` lines of the UCCI handshake.
+    pub fn ucci_lines(&self) -> Vec<String> {
+        let levels = "var none var small var medium var large";
+        vec![
+            "option usemillisec type check default true".to_string(),
+            "option batch type check default false".to_string(),
+            "option debug type check default false".to_string(),
+            "option ponder type check default false".to_string(),
+            "option usebook type check default true".to_string(),
+            "option bookfiles type string default <empty>".to_string(),
+            format!("option hashsize type spin min 1 max {MAX_HASH_MIB} default 64"),
+            format!(
+                "option threads type spin min 1 max {MAX_THREADS} default {}",
+                Options::new().threads
+            ),
+            "option pinthreads type check default true".to_string(),
+            "option moveoverhead type spin min 0 max 10000 default 30".to_string(),
+            format!("option pruning type combo {levels} default large"),
+            format!("option knowledge type combo {levels} default large"),
+            "option randomness type combo var none var tiny var small var medium var large var huge default none".to_string(),
+            "option searchdriver type combo var pvs var mtdf default pvs".to_string(),
+            "option smpstagger type check default true".to_string(),
+            "option drawresign type check default false".to_string(),
+            "option newgame type button".to_string(),
+        ]
+    }
+
+    /// The `option name ...` lines of the UCI handshake.
+    pub fn uci_lines(&self) -> Vec<String> {
+        vec![
+            format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MIB}"),
+            format!(
+                "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+                Options::new().threads
+            ),
+            "option name Ponder type check default false".to_string(),
+            "option name MultiPV type spin default 1 min 1 max 1".to_string(),
+            "option name Move Overhead type spin default 30 min 0 max 10000".to_string(),
+            "option name Clear Hash type button".to_string(),
+            "option name OwnBook type check default true".to_string(),
+            "option name BookFile type string default <empty>".to_string(),
+            "option name PinThreads type check default true".to_string(),
+            "option name SearchDriver type combo default pvs var pvs var mtdf".to_string(),
+            "option name SMPStagger type check default true".to_string(),
+            "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
+            "option name UCI_RankBase type spin default 0 min 0 max 1".to_string(),
+        ]
+    }
+}
