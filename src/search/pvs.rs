@@ -135,35 +135,12 @@ impl Searcher {
             }
         }
 
-        let mut moves = MoveList::new();
-        self.pos.generate_legal(&mut moves);
-        if root && !self.root_moves.is_empty() {
-            let allowed = &self.root_moves;
-            moves.retain(|m| allowed.contains(&m));
-        }
-        if moves.is_empty() {
-            // Checkmate and stalemate both lose.
-            return mated_in(ply);
-        }
-        let prev = if ply > 0 {
-            self.stack[ply - 1].mv
-        } else {
-            Move::NONE
-        };
-        let prev_piece = if ply > 0 {
-            self.stack[ply - 1].piece
-        } else {
-            None
-        };
-        let hints = OrderingHints {
-            tt_move,
-            killers: self.heur.killers(ply),
-            counter: match prev_piece {
-                Some(p) if !prev.is_none() => self.heur.counter(p, prev),
-                _ => Move::NONE,
-            },
-        };
-        let mut picker = MovePicker::new(&self.pos, moves, &hints, &self.heur, &self.config);
+        // The TT move is tried before any generation: when it cuts off, nothing is generated.
+        let tt_first = !tt_move.is_none()
+            && (!root || self.root_moves.is_empty() || self.root_moves.contains(&tt_move))
+            && self.pos.is_legal_pseudo(tt_move);
+        let mut tt_pending = tt_first;
+        let mut picker: Option<MovePicker> = None;
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
@@ -171,7 +148,38 @@ impl Searcher {
         let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
         let mut quiet_count = 0usize;
 
-        while let Some(m) = picker.next_move() {
+        loop {
+            let m = if tt_pending {
+                tt_pending = false;
+                tt_move
+            } else {
+                if picker.is_none() {
+                    let mut moves = MoveList::new();
+                    self.pos.generate_legal(&mut moves);
+                    if root && !self.root_moves.is_empty() {
+                        let allowed = &self.root_moves;
+                        moves.retain(|m| allowed.contains(&m));
+                    }
+                    if tt_first {
+                        moves.retain(|m| m != tt_move);
+                    } else if moves.is_empty() {
+                        // Checkmate and stalemate both lose.
+                        return mated_in(ply);
+                    }
+                    let hints = self.ordering_hints(ply, tt_move);
+                    picker = Some(MovePicker::new(
+                        &self.pos,
+                        moves,
+                        &hints,
+                        &self.heur,
+                        &self.config,
+                    ));
+                }
+                match picker.as_mut().and_then(MovePicker::next_move) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
             let capture = self.pos.is_capture(m);
             let piece = self.pos.piece_at(m.from());
             self.stack[ply].mv = m;
@@ -278,6 +286,23 @@ impl Searcher {
             bound,
         );
         best_score
+    }
+
+    /// Killers and the counter-move for the node at `ply`.
+    fn ordering_hints(&self, ply: usize, tt_move: Move) -> OrderingHints {
+        let (prev, prev_piece) = if ply > 0 {
+            (self.stack[ply - 1].mv, self.stack[ply - 1].piece)
+        } else {
+            (Move::NONE, None)
+        };
+        OrderingHints {
+            tt_move,
+            killers: self.heur.killers(ply),
+            counter: match prev_piece {
+                Some(p) if !prev.is_none() => self.heur.counter(p, prev),
+                _ => Move::NONE,
+            },
+        }
     }
 
     /// Updates killers, counter-move and history after a quiet move caused a cutoff.
