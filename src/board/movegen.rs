@@ -231,6 +231,9 @@ impl Position {
     /// Keeps the legal moves of a pseudo-legal list.
     #[inline]
     fn filter_legal(&mut self, pseudo: &MoveList, list: &mut MoveList) {
+        if pseudo.is_empty() {
+            return;
+        }
         if self.in_check {
             self.filter_evasions(pseudo, list);
         } else {

@@ -1,6 +1,7 @@
 //! The move type and the fixed-size move list used on hot paths.
 
 use super::square::Square;
+use arrayvec::ArrayVec;
 
 /// A move: from-square in bits 0..7, to-square in bits 7..14. `Move::NONE` (0) is no move,
 /// since a move can never go from a square to itself. Fits the transposition table's 16 bits.
@@ -70,79 +71,63 @@ impl std::fmt::Display for Move {
 /// 17 squares each, horses 8, five soldiers 3, advisors and elephants 4, the general 4 (119).
 pub const MAX_MOVES: usize = 128;
 
-/// A fixed-capacity list of moves; never allocates.
-#[derive(Clone)]
+/// A fixed-capacity list of moves; never allocates, and does not initialise its storage.
+#[derive(Clone, Default)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        Self::new()
-    }
+    moves: ArrayVec<Move, MAX_MOVES>,
 }
 
 impl MoveList {
     /// An empty list.
     #[inline]
-    pub const fn new() -> MoveList {
+    pub fn new() -> MoveList {
         MoveList {
-            moves: [Move::NONE; MAX_MOVES],
-            len: 0,
+            moves: ArrayVec::new(),
         }
     }
 
-    /// Appends a move.
+    /// Appends a move. The capacity bounds every position's pseudo-legal moves.
     #[inline]
     pub fn push(&mut self, m: Move) {
-        debug_assert!(self.len < MAX_MOVES);
-        self.moves[self.len] = m;
-        self.len += 1;
+        debug_assert!(self.moves.len() < MAX_MOVES);
+        // Cannot fail: MAX_MOVES exceeds the most moves any position has.
+        let _ = self.moves.try_push(m);
     }
 
     /// Number of moves.
     #[inline]
     pub fn len(&self) -> usize {
-        self.len
+        self.moves.len()
     }
 
     /// True when there are no moves.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.moves.is_empty()
     }
 
     /// Removes every move.
     #[inline]
     pub fn clear(&mut self) {
-        self.len = 0;
+        self.moves.clear();
     }
 
     /// Keeps only the moves for which `keep` returns true, preserving order.
     #[inline]
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut j = 0;
-        for i in 0..self.len {
-            let m = self.moves[i];
-            if keep(m) {
-                self.moves[j] = m;
-                j += 1;
-            }
-        }
-        self.len = j;
+        self.moves.retain(|m| keep(*m));
     }
 
     /// The moves as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
 
     /// The moves as a mutable slice (for sorting).
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        &mut self.moves
     }
 
     /// True when the list holds `m`.

@@ -4,6 +4,7 @@
 use super::config::SearchConfig;
 use super::heuristics::Heuristics;
 use crate::board::{Move, MoveList, Piece, PieceKind, Position, MAX_MOVES};
+use arrayvec::ArrayVec;
 
 const TT_MOVE: i32 = 4_000_000;
 const CAPTURE: i32 = 2_000_000;
@@ -29,7 +30,7 @@ pub struct OrderingHints {
 /// Scored moves, handed out best first.
 pub struct MovePicker {
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
 }
 
@@ -52,9 +53,9 @@ impl MovePicker {
         heur: &Heuristics,
         config: &SearchConfig,
     ) -> MovePicker {
-        let mut scores = [0; MAX_MOVES];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if config.tt_move && m == hints.tt_move {
+        let mut scores = ArrayVec::new();
+        for &m in moves.iter() {
+            let score = if config.tt_move && m == hints.tt_move {
                 TT_MOVE
             } else if pos.is_capture(m) {
                 if config.capture_ordering {
@@ -76,6 +77,7 @@ impl MovePicker {
             } else {
                 0
             };
+            scores.push(score);
         }
         MovePicker {
             moves,
@@ -86,12 +88,10 @@ impl MovePicker {
 
     /// Captures only, by MVV-LVA (quiescence).
     pub fn captures(pos: &Position, moves: MoveList, config: &SearchConfig) -> MovePicker {
-        let mut scores = [0; MAX_MOVES];
-        if config.capture_ordering {
-            for (i, &m) in moves.iter().enumerate() {
-                scores[i] = mvv_lva(pos, m);
-            }
-        }
+        let scores = moves
+            .iter()
+            .map(|&m| if config.capture_ordering { mvv_lva(pos, m) } else { 0 })
+            .collect();
         MovePicker {
             moves,
             scores,
