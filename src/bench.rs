@@ -14,6 +14,9 @@ pub const BENCH_FENS: &str = include_str!("../tests/data/bench.fens");
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 10;
 
+/// Default depth of the ablation table (plain alpha-beta must finish).
+pub const ABLATION_DEPTH: u32 = 5;
+
 /// The FENs of a bench file: one per line, `#` comments and blank lines skipped.
 pub fn parse_fens(text: &str) -> Vec<&str> {
     text.lines()
@@ -121,4 +124,80 @@ pub fn run(
         });
     }
     Ok((total_nodes, total_ms))
+}
+
+/// One row of the ablation table: a configuration and what it cost over the positions.
+#[derive(Clone, Debug)]
+pub struct AblationRow {
+    /// What this row adds.
+    pub name: &'static str,
+    /// Total nodes.
+    pub nodes: u64,
+    /// Total milliseconds.
+    pub time_ms: u128,
+}
+
+/// The ablation ladder: from plain alpha-beta, enhancements added one at a time, then MTD(f)
+/// with everything on for comparison.
+pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
+    use crate::search::Driver;
+    let mut c = SearchConfig::PLAIN;
+    let mut rows = vec![("alpha-beta", c)];
+    let mut add = |name: &'static str, f: &dyn Fn(&mut SearchConfig)| {
+        f(&mut c);
+        rows.push((name, c));
+    };
+    add("+ MVV-LVA captures", &|c| c.capture_ordering = true);
+    add("+ history", &|c| c.history = true);
+    add("+ killers, counter-move", &|c| {
+        c.killers = true;
+        c.counter_move = true
+    });
+    add("+ TT move and cutoffs", &|c| {
+        c.tt_move = true;
+        c.tt_cutoffs = true
+    });
+    add("+ PVS", &|c| c.pvs = true);
+    add("+ aspiration", &|c| c.aspiration = true);
+    add("+ null move", &|c| c.null_move = true);
+    add("+ LMR", &|c| c.lmr = true);
+    add("+ futility", &|c| c.futility = true);
+    add("+ quiescence", &|c| c.quiescence = true);
+    add("+ check ext., mate distance (full)", &|c| {
+        c.check_extension = true;
+        c.mate_distance = true
+    });
+    let mut mtdf = SearchConfig::FULL;
+    mtdf.driver = Driver::Mtdf;
+    rows.push(("MTD(f), all on", mtdf));
+    rows
+}
+
+/// Runs every configuration of the ladder over the positions (one thread).
+pub fn run_ablation(
+    fens: &[&str],
+    depth: u32,
+    hash_mib: usize,
+    row: &mut dyn FnMut(&AblationRow),
+) -> Result<Vec<AblationRow>, String> {
+    let mut rows = Vec::new();
+    for (name, config) in ablation_ladder() {
+        let options = BenchOptions {
+            depth,
+            threads: 1,
+            hash_mib,
+            pin: false,
+            stagger: false,
+            config,
+        };
+        let (nodes, time_ms) = run(fens, &options, &mut |_| {})?;
+        let r = AblationRow {
+            name,
+            nodes,
+            time_ms,
+        };
+        row(&r);
+        rows.push(r);
+    }
+    Ok(rows)
 }

@@ -9,6 +9,7 @@ const USAGE: &str =
        pao perft <depth> [--fen FEN] [--divide]
        pao perft --epd FILE [--max-depth D]
        pao bench [--depth D] [--threads T] [--hash MB] [--fens FILE] [--no-stagger] [--no-pin]
+       pao bench --ablation [--depth D] [--positions N] [--fens FILE]
        pao help";
 
 /// Runs the command line; returns the process exit status.
@@ -227,6 +228,9 @@ fn bench_command(args: &[String]) -> Result<(), CliError> {
     use pao::bench;
     let mut options = bench::BenchOptions::default();
     let mut fens_text = bench::BENCH_FENS.to_string();
+    let mut ablation = false;
+    let mut positions: Option<usize> = None;
+    let mut depth_given = false;
     let mut i = 0;
     let value = |i: usize, name: &str| -> Result<&String, CliError> {
         args.get(i + 1)
@@ -241,7 +245,10 @@ fn bench_command(args: &[String]) -> Result<(), CliError> {
     while i < args.len() {
         let flag = args[i].as_str();
         match flag {
-            "--depth" => options.depth = number(value(i, flag)?, flag, 100)? as u32,
+            "--depth" => {
+                options.depth = number(value(i, flag)?, flag, 100)? as u32;
+                depth_given = true;
+            }
             "--threads" => options.threads = number(value(i, flag)?, flag, 1024)? as usize,
             "--hash" => options.hash_mib = number(value(i, flag)?, flag, 1 << 20)? as usize,
             "--fens" => {
@@ -253,6 +260,14 @@ fn bench_command(args: &[String]) -> Result<(), CliError> {
                 options.stagger = false;
                 i += 1;
                 continue;
+            }
+            "--ablation" => {
+                ablation = true;
+                i += 1;
+                continue;
+            }
+            "--positions" => {
+                positions = Some(number(value(i, flag)?, flag, 10_000)? as usize);
             }
             "--no-pin" => {
                 options.pin = false;
@@ -267,9 +282,40 @@ fn bench_command(args: &[String]) -> Result<(), CliError> {
         }
         i += 2;
     }
-    let fens = bench::parse_fens(&fens_text);
+    let mut fens = bench::parse_fens(&fens_text);
+    if let Some(n) = positions {
+        fens.truncate(n);
+    }
     if fens.is_empty() {
         return Err(CliError::Usage("no positions to bench".to_string()));
+    }
+    if ablation {
+        let depth = if depth_given {
+            options.depth
+        } else {
+            bench::ABLATION_DEPTH
+        };
+        println!(
+            "ablation: {} positions, depth {depth}, 1 thread",
+            fens.len()
+        );
+        println!(
+            "{:<38} {:>14} {:>10} {:>12}",
+            "search", "nodes", "time_ms", "vs alpha-beta"
+        );
+        let mut base: Option<u64> = None;
+        bench::run_ablation(&fens, depth, options.hash_mib, &mut |r| {
+            let b = *base.get_or_insert(r.nodes);
+            println!(
+                "{:<38} {:>14} {:>10} {:>11.1}x",
+                r.name,
+                r.nodes,
+                r.time_ms,
+                b as f64 / r.nodes.max(1) as f64
+            );
+        })
+        .map_err(CliError::Usage)?;
+        return Ok(());
     }
     let mut index = 0;
     let (nodes, ms) = bench::run(&fens, &options, &mut |l| {

@@ -1,0 +1,175 @@
+//! Drives the real `pao` binary line by line, as a GUI would.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// A running engine process.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every line read so far, for failure messages.
+    pub transcript: Vec<String>,
+}
+
+/// Generous bound for any single expected reply (CI machines are slow and shared).
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+impl Engine {
+    /// Starts `pao` with no arguments (the daemon).
+    pub fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// Starts `pao` with arguments.
+    pub fn start_with(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pao"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start pao");
+        let stdout = child.stdout.take().expect("stdout");
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) {
+        self.transcript.push(format!("> {line}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to engine");
+        stdin.flush().expect("flush");
+    }
+
+    /// Closes the engine's input (end of input).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line, or `None` on timeout or end of output.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => {
+                self.transcript.push(format!("< {l}"));
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads lines until one satisfies `pred`; returns it with the lines before it.
+    pub fn read_until(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> (String, Vec<String>) {
+        let deadline = Instant::now() + TIMEOUT;
+        let mut before = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(l) if pred(&l) => return (l, before),
+                Some(l) => before.push(l),
+                None => panic!("no {what}; transcript:\n{}", self.transcript.join("\n")),
+            }
+        }
+    }
+
+    /// Reads until a line starting with `prefix`.
+    pub fn expect_prefix(&mut self, prefix: &str) -> (String, Vec<String>) {
+        self.read_until(prefix, |l| l.starts_with(prefix))
+    }
+
+    /// Reads the next line and asserts it equals `expected`.
+    pub fn expect_exact(&mut self, expected: &str) {
+        let got = self.next_line(TIMEOUT);
+        assert_eq!(
+            got.as_deref(),
+            Some(expected),
+            "transcript:\n{}",
+            self.transcript.join("\n")
+        );
+    }
+
+    /// Asserts no line arrives within `wait`.
+    pub fn expect_silence(&mut self, wait: Duration) {
+        if let Some(l) = self.next_line(wait) {
+            panic!(
+                "unexpected line '{l}'; transcript:\n{}",
+                self.transcript.join("\n")
+            );
+        }
+    }
+
+    /// Waits for the process to exit; returns its status code.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code();
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// UCCI handshake with quiet defaults for tests (one thread, small hash, no pinning).
+    pub fn ucci(threads: usize) -> Engine {
+        let mut e = Engine::start();
+        e.send("ucci");
+        e.expect_prefix("ucciok");
+        e.send(&format!("setoption threads {threads}"));
+        e.send("setoption hashsize 16");
+        e.send("setoption pinthreads false");
+        e.send("isready");
+        e.expect_exact("readyok");
+        e
+    }
+
+    /// UCI handshake with quiet defaults for tests.
+    pub fn uci(threads: usize) -> Engine {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.expect_prefix("uciok");
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("setoption name Hash value 16");
+        e.send("setoption name PinThreads value false");
+        e.send("isready");
+        e.expect_exact("readyok");
+        e
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The move of a `bestmove` line (`None` for `nobestmove` / `bestmove (none)`).
+pub fn bestmove_of(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some("bestmove"), Some("(none)")) => None,
+        (Some("bestmove"), Some(m)) => Some(m.to_string()),
+        _ => None,
+    }
+}

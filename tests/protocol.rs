@@ -1,0 +1,380 @@
+//! Process-level protocol tests: the real binary, driven line by line in both dialects.
+
+mod common;
+
+use common::{bestmove_of, Engine, TIMEOUT};
+use pao::board::{parse_move, Position, RankBase};
+use std::time::Duration;
+
+/// Asserts `text` is a legal move in the position after `moves` from the start.
+fn assert_legal(fen: Option<&str>, moves: &[&str], text: &str, base: RankBase) {
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(f).expect("fen"),
+        None => Position::startpos(),
+    };
+    for m in moves {
+        let mv = pos.parse_legal_move(m, base).expect("setup move");
+        pos.make_move(mv);
+    }
+    let m = parse_move(text, base).expect("well-formed bestmove");
+    assert!(
+        pos.is_legal(m),
+        "bestmove {text} is illegal after {moves:?}"
+    );
+}
+
+#[test]
+fn ucci_handshake_lists_options() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    let (_, lines) = e.expect_prefix("ucciok");
+    assert!(lines[0].starts_with("id name Pao"), "{lines:?}");
+    for expected in [
+        "option usemillisec type check default true",
+        "option ponder type check default false",
+        "option usebook type check default true",
+        "option pinthreads type check default true",
+        "option newgame type button",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == expected),
+            "missing '{expected}' in {lines:?}"
+        );
+    }
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option hashsize type spin min 1 ")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option threads type spin min 1 max 1024 ")));
+    e.send("isready");
+    e.expect_exact("readyok");
+    e.send("quit");
+    e.expect_exact("bye");
+    assert_eq!(e.wait_exit(TIMEOUT), Some(0));
+}
+
+#[test]
+fn ucci_go_depth_prints_info_and_a_legal_bestmove() {
+    let mut e = Engine::ucci(1);
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go depth 4");
+    let (best, lines) = e.expect_prefix("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 4, "{lines:?}");
+    for (i, l) in infos.iter().enumerate() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!((w[1], w[2]), ("depth", (i + 1).to_string().as_str()), "{l}");
+        for key in [
+            "seldepth", "score", "time", "nodes", "nps", "hashfull", "pv",
+        ] {
+            assert!(w.contains(&key), "'{key}' missing in {l}");
+        }
+    }
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("info time ")),
+        "{lines:?}"
+    );
+    let m = bestmove_of(&best).expect("a move");
+    assert_legal(None, &["h2e2", "h9g7"], &m, RankBase::Zero);
+}
+
+#[test]
+fn ucci_go_time_returns_in_time() {
+    let mut e = Engine::ucci(2);
+    e.send("position startpos");
+    let start = std::time::Instant::now();
+    e.send("go time 3000 increment 0");
+    let (best, _) = e.expect_prefix("bestmove");
+    assert!(
+        start.elapsed() < Duration::from_millis(3000),
+        "used {:?}",
+        start.elapsed()
+    );
+    assert_legal(
+        None,
+        &[],
+        &bestmove_of(&best).expect("move"),
+        RankBase::Zero,
+    );
+}
+
+#[test]
+fn ucci_infinite_then_stop() {
+    let mut e = Engine::ucci(2);
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect_silence(Duration::from_millis(300));
+    e.send("stop");
+    let (best, _) = e.expect_prefix("bestmove");
+    assert_legal(
+        None,
+        &[],
+        &bestmove_of(&best).expect("move"),
+        RankBase::Zero,
+    );
+    e.send("isready");
+    e.expect_exact("readyok");
+}
+
+#[test]
+fn ucci_ponder_waits_for_ponderhit() {
+    let mut e = Engine::ucci(1);
+    e.send("position startpos moves h2e2");
+    e.send("go ponder time 2000 increment 0");
+    e.expect_silence(Duration::from_millis(400));
+    e.send("ponderhit");
+    let (best, _) = e.expect_prefix("bestmove");
+    assert_legal(
+        None,
+        &["h2e2"],
+        &bestmove_of(&best).expect("move"),
+        RankBase::Zero,
+    );
+}
+
+#[test]
+fn ucci_stop_while_idle_answers_nobestmove() {
+    let mut e = Engine::ucci(1);
+    e.send("stop");
+    e.expect_exact("nobestmove");
+}
+
+#[test]
+fn ucci_no_legal_move_answers_nobestmove() {
+    let mut e = Engine::ucci(1);
+    // Black is stalemated.
+    e.send("position fen 4k4/3R5/9/9/9/9/9/9/9/5K3 b - - 0 1");
+    e.send("go depth 3");
+    e.expect_exact("nobestmove");
+}
+
+#[test]
+fn quit_mid_search_still_answers() {
+    let mut e = Engine::ucci(2);
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect_silence(Duration::from_millis(200));
+    e.send("quit");
+    e.expect_prefix("bestmove");
+    e.expect_exact("bye");
+    assert_eq!(e.wait_exit(TIMEOUT), Some(0));
+}
+
+#[test]
+fn end_of_input_mid_search_exits() {
+    let mut e = Engine::ucci(2);
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect_silence(Duration::from_millis(200));
+    e.close_input();
+    e.expect_prefix("bestmove");
+    assert_eq!(e.wait_exit(TIMEOUT), Some(0));
+}
+
+#[test]
+fn commands_during_search_wait_for_bestmove() {
+    let mut e = Engine::ucci(1);
+    e.send("position startpos");
+    e.send("go depth 5");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 1");
+    let (first, _) = e.expect_prefix("bestmove");
+    assert_legal(
+        None,
+        &[],
+        &bestmove_of(&first).expect("move"),
+        RankBase::Zero,
+    );
+    let (second, _) = e.expect_prefix("bestmove");
+    assert_legal(
+        None,
+        &["h2e2"],
+        &bestmove_of(&second).expect("move"),
+        RankBase::Zero,
+    );
+}
+
+#[test]
+fn banmoves_restrict_the_root() {
+    let mut e = Engine::ucci(1);
+    e.send("position startpos");
+    let mut pos = Position::startpos();
+    let all: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    let keep = "a3a4";
+    let banned: Vec<&str> = all
+        .iter()
+        .map(String::as_str)
+        .filter(|m| *m != keep)
+        .collect();
+    e.send(&format!("banmoves {}", banned.join(" ")));
+    e.send("go depth 3");
+    let (best, _) = e.expect_prefix("bestmove");
+    assert_eq!(bestmove_of(&best).as_deref(), Some(keep));
+}
+
+#[test]
+fn probe_answers_pophash() {
+    let mut e = Engine::ucci(1);
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.expect_prefix("bestmove");
+    e.send("probe startpos");
+    let (line, _) = e.expect_prefix("pophash");
+    assert!(line.starts_with("pophash bestmove "), "{line}");
+}
+
+/// Each bad line gets exactly one error line and changes nothing.
+#[test]
+fn bad_input_is_reported_and_harmless() {
+    let mut e = Engine::ucci(1);
+    e.send("position startpos moves h2e2");
+    for (bad, mention) in [
+        ("frobnicate now", "frobnicate"),
+        ("position fen rnbakabnr/9/1c5c1 w", "FEN"),
+        (
+            "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w",
+            "X",
+        ),
+        ("position startpos moves h2e2 h9h0", "h9h0"),
+        ("position startpos moves h2e2 zz99", "zz99"),
+        ("go depth abc", "abc"),
+        ("go depth -3", "-3"),
+        ("go bogus 5", "bogus"),
+        ("setoption hashsize 0", "hashsize"),
+        ("setoption threads 5000", "threads"),
+        ("banmoves x9", "x9"),
+    ] {
+        e.send(bad);
+        let line = e.next_line(TIMEOUT).expect("an error line");
+        assert!(
+            line.starts_with("info string error: "),
+            "'{bad}' gave '{line}'"
+        );
+        assert!(
+            line.contains(mention),
+            "'{bad}' gave '{line}' without '{mention}'"
+        );
+    }
+    e.send("isready");
+    e.expect_exact("readyok");
+    // The position after h2e2 is still in place: black moves.
+    e.send("go depth 2");
+    let (best, _) = e.expect_prefix("bestmove");
+    assert_legal(
+        None,
+        &["h2e2"],
+        &bestmove_of(&best).expect("move"),
+        RankBase::Zero,
+    );
+}
+
+#[test]
+fn lines_before_the_handshake_get_an_error() {
+    let mut e = Engine::start();
+    e.send("isready");
+    let line = e.next_line(TIMEOUT).expect("error line");
+    assert!(line.starts_with("info string error: "), "{line}");
+    e.send("ucci");
+    e.expect_prefix("ucciok");
+}
+
+#[test]
+fn uci_handshake_and_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let (_, lines) = e.expect_prefix("uciok");
+    for expected in [
+        "option name UCI_Variant type combo default xiangqi var xiangqi",
+        "option name Clear Hash type button",
+        "option name Ponder type check default false",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == expected),
+            "missing '{expected}' in {lines:?}"
+        );
+    }
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin default 64 min 1")));
+    e.send("setoption name Threads value 1");
+    e.send("ucinewgame");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 3");
+    let (best, lines) = e.expect_prefix("bestmove");
+    assert!(lines.iter().any(|l| l.contains(" score cp ")), "{lines:?}");
+    assert_legal(
+        None,
+        &["h2e2"],
+        &bestmove_of(&best).expect("move"),
+        RankBase::Zero,
+    );
+}
+
+#[test]
+fn uci_variant_switches_to_ranks_one_to_ten() {
+    let mut e = Engine::uci(1);
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("position startpos moves h3e3 h10g8");
+    e.send("go depth 2");
+    let (best, _) = e.expect_prefix("bestmove");
+    assert_legal(
+        None,
+        &["h3e3", "h10g8"],
+        &bestmove_of(&best).expect("move"),
+        RankBase::One,
+    );
+    // An explicit rank base overrides the variant's.
+    e.send("setoption name UCI_RankBase value 0");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 2");
+    let (best, _) = e.expect_prefix("bestmove");
+    assert_legal(
+        None,
+        &["h2e2"],
+        &bestmove_of(&best).expect("move"),
+        RankBase::Zero,
+    );
+}
+
+#[test]
+fn uci_mate_score_and_no_move() {
+    let mut e = Engine::uci(1);
+    e.send("position fen 3aka3/9/9/9/4C4/1C7/9/9/9/3K5 w - - 0 1");
+    e.send("go depth 3");
+    let (_, lines) = e.expect_prefix("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
+    e.send("position fen 4k4/3R5/9/9/9/9/9/9/9/5K3 b - - 0 1");
+    e.send("go depth 2");
+    e.expect_exact("bestmove (none)");
+}
+
+#[test]
+fn uci_go_clock_and_nodes() {
+    let mut e = Engine::uci(1);
+    e.send("position startpos");
+    e.send("go wtime 2000 btime 2000 winc 10 binc 10");
+    let (best, _) = e.expect_prefix("bestmove");
+    assert_legal(
+        None,
+        &[],
+        &bestmove_of(&best).expect("move"),
+        RankBase::Zero,
+    );
+    e.send("go nodes 5000");
+    let (best, _) = e.expect_prefix("bestmove");
+    assert_legal(
+        None,
+        &[],
+        &bestmove_of(&best).expect("move"),
+        RankBase::Zero,
+    );
+    e.send("go movetime 200");
+    e.expect_prefix("bestmove");
+}
