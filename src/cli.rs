@@ -15,10 +15,7 @@ const USAGE: &str =
 /// Runs the command line; returns the process exit status.
 pub fn run(args: &[String]) -> i32 {
     let result = match args.first().map(String::as_str) {
-        None => {
-            crate_daemon();
-            Ok(())
-        }
+        None => return pao::coordinator::run_stdio(),
         Some("perft") => perft_command(&args[1..]),
         Some("bench") => bench_command(&args[1..]),
         Some("help") | Some("--help") | Some("-h") => {
@@ -68,27 +65,6 @@ impl std::fmt::Display for CliError {
 impl From<String> for CliError {
     fn from(s: String) -> Self {
         CliError::Usage(s)
-    }
-}
-
-fn crate_daemon() {
-    pao_daemon_stub();
-}
-
-/// Until the coordinator lands: answer the handshakes so GUIs can detect the engine.
-fn pao_daemon_stub() {
-    use std::io::BufRead;
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        match line.trim() {
-            "ucci" => println!("id name Pao\nucciok"),
-            "uci" => println!("id name Pao\nuciok"),
-            "isready" => println!("readyok"),
-            "quit" | "bye" => break,
-            "" => {}
-            other => println!("info string error: unknown command '{other}'"),
-        }
     }
 }
 

@@ -3,8 +3,11 @@
 
 pub mod bench;
 pub mod board;
+pub mod coordinator;
 pub mod eval;
+pub mod options;
+pub mod protocol;
 pub mod search;
 pub mod smp;
+pub mod time;
 pub mod tt;
-pub mod options;

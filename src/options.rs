@@ -164,8 +164,7 @@ impl Options {
             parse_bool(v).ok_or_else(|| format!("option {name}: '{v}' is not true or false"))
         };
         let level = |v: &str| {
-            Level::parse(v.trim())
-                .ok_or_else(|| format!("option {name}: unknown level '{v}'"))
+            Level::parse(v.trim()).ok_or_else(|| format!("option {name}: unknown level '{v}'"))
         };
         Ok(match key.as_str() {
             "hashsize" | "hash" => {
@@ -235,7 +234,9 @@ impl Options {
             "newgame" | "clearhash" => Effect::NewGame,
             "ucivariant" => {
                 if !value.trim().eq_ignore_ascii_case("xiangqi") {
-                    return Err(format!("option {name}: only xiangqi is supported, not '{value}'"));
+                    return Err(format!(
+                        "option {name}: only xiangqi is supported, not '{value}'"
+                    ));
                 }
                 if !self.rank_base_explicit {
                     self.rank_base_one = true;

@@ -107,7 +107,7 @@ fn ucci_infinite_then_stop() {
     let mut e = Engine::ucci(2);
     e.send("position startpos");
     e.send("go infinite");
-    e.expect_silence(Duration::from_millis(300));
+    e.expect_no_bestmove(Duration::from_millis(300));
     e.send("stop");
     let (best, _) = e.expect_prefix("bestmove");
     assert_legal(
@@ -125,7 +125,7 @@ fn ucci_ponder_waits_for_ponderhit() {
     let mut e = Engine::ucci(1);
     e.send("position startpos moves h2e2");
     e.send("go ponder time 2000 increment 0");
-    e.expect_silence(Duration::from_millis(400));
+    e.expect_no_bestmove(Duration::from_millis(400));
     e.send("ponderhit");
     let (best, _) = e.expect_prefix("bestmove");
     assert_legal(
@@ -157,7 +157,7 @@ fn quit_mid_search_still_answers() {
     let mut e = Engine::ucci(2);
     e.send("position startpos");
     e.send("go infinite");
-    e.expect_silence(Duration::from_millis(200));
+    e.expect_no_bestmove(Duration::from_millis(200));
     e.send("quit");
     e.expect_prefix("bestmove");
     e.expect_exact("bye");
@@ -169,7 +169,7 @@ fn end_of_input_mid_search_exits() {
     let mut e = Engine::ucci(2);
     e.send("position startpos");
     e.send("go infinite");
-    e.expect_silence(Duration::from_millis(200));
+    e.expect_no_bestmove(Duration::from_millis(200));
     e.close_input();
     e.expect_prefix("bestmove");
     assert_eq!(e.wait_exit(TIMEOUT), Some(0));

@@ -224,5 +224,8 @@ fn perpetual_check_loses_for_the_checker() {
 fn repetition_without_checks_is_a_draw() {
     let fen = "4k4/9/9/9/9/9/9/9/4A4/R2AK2R1 w - - 0 1";
     let pos = play(fen, "a0a1 e9e8 a1a0 e8e9");
-    assert_eq!(pao::search::repetition::repetition_score(&mut pos.clone(), 1), Some(0));
+    assert_eq!(
+        pao::search::repetition::repetition_score(&mut pos.clone(), 1),
+        Some(0)
+    );
 }

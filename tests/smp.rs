@@ -35,7 +35,10 @@ fn one_thread_fixed_depth_is_reproducible() {
             pool.clear_heuristics();
             pool.start(job(i as u64, fen, 6, true));
             loop {
-                match rx.recv_timeout(Duration::from_secs(60)).expect("pool answers") {
+                match rx
+                    .recv_timeout(Duration::from_secs(60))
+                    .expect("pool answers")
+                {
                     PoolEvent::Finished { result, .. } => {
                         out.push((result.best_move, result.score, result.nodes));
                         break;
@@ -54,7 +57,11 @@ fn one_thread_fixed_depth_is_reproducible() {
 #[test]
 fn helpers_spread_over_depths() {
     // Helpers 1 and 2 never run the same set of iterations as each other over 1..=12.
-    let runs = |i: usize| (1..=12).filter(|&d| helper_runs_depth(i, d)).collect::<Vec<_>>();
+    let runs = |i: usize| {
+        (1..=12)
+            .filter(|&d| helper_runs_depth(i, d))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(runs(1), vec![2, 4, 6, 8, 10, 12]);
     assert_eq!(runs(2), vec![1, 3, 5, 7, 9, 11]);
     assert_ne!(runs(3), runs(4));

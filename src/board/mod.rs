@@ -2,8 +2,8 @@
 
 pub mod attackers;
 pub mod attacks;
-mod evasion;
 pub mod chase;
+mod evasion;
 pub mod fen;
 pub mod movegen;
 pub mod moves;

@@ -90,7 +90,13 @@ impl MovePicker {
     pub fn captures(pos: &Position, moves: MoveList, config: &SearchConfig) -> MovePicker {
         let scores = moves
             .iter()
-            .map(|&m| if config.capture_ordering { mvv_lva(pos, m) } else { 0 })
+            .map(|&m| {
+                if config.capture_ordering {
+                    mvv_lva(pos, m)
+                } else {
+                    0
+                }
+            })
             .collect();
         MovePicker {
             moves,

@@ -246,6 +246,7 @@ impl Searcher {
             result.depth = depth;
             result.pv = pv.clone();
             result.nodes = self.nodes;
+            self.publish_nodes();
             report(&Iteration {
                 depth,
                 seldepth: self.seldepth.max(depth as usize) as u32,

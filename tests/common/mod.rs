@@ -106,13 +106,24 @@ impl Engine {
         );
     }
 
-    /// Asserts no line arrives within `wait`.
-    pub fn expect_silence(&mut self, wait: Duration) {
-        if let Some(l) = self.next_line(wait) {
-            panic!(
-                "unexpected line '{l}'; transcript:\n{}",
-                self.transcript.join("\n")
-            );
+    /// Asserts that no `bestmove`/`nobestmove` arrives within `wait` (`info` lines may).
+    pub fn expect_no_bestmove(&mut self, wait: Duration) {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            match self.next_line(left) {
+                Some(l) if l.contains("bestmove") => {
+                    panic!(
+                        "unexpected '{l}'; transcript:\n{}",
+                        self.transcript.join("\n")
+                    )
+                }
+                Some(_) => {}
+                None => return,
+            }
         }
     }
 

@@ -1,0 +1,584 @@
+//! The coordinator: owns the worker pool, the transposition table, the options, the position
+//! and the clock; turns typed commands into searches and search events into protocol lines.
+//! It alone writes to the output, one flushed line at a time.
+
+use crate::board::{Move, Position, RankBase};
+use crate::options::{Effect, Level, Options};
+use crate::protocol::{self, Command, Dialect, GoParams, ParseContext, ReaderEvent};
+use crate::search::score::mated_in;
+use crate::search::{Driver, Iteration, Limits, SearchConfig, SearchResult};
+use crate::smp::{Job, PoolEvent, WorkerPool};
+use crate::time::{self, TimeBudget};
+use crate::tt::TranspositionTable;
+use crossbeam_channel::{select, Receiver};
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Commands that act at once even while a search runs; others wait for `bestmove`.
+const IMMEDIATE: [&str; 6] = ["stop", "ponderhit", "isready", "probe", "quit", "bye"];
+
+/// The search in progress.
+struct Active {
+    id: u64,
+    start: Instant,
+    /// Pondering or infinite: hold `bestmove` until `stop`/`ponderhit`.
+    hold: bool,
+    ponder: bool,
+    draw_offered: bool,
+    budget: Option<TimeBudget>,
+    /// When the clock started (the `go`, or the `ponderhit`).
+    clock_start: Instant,
+    held: Option<SearchResult>,
+    last_info: Instant,
+    last_best: Option<Move>,
+    best_changes: u32,
+    stable_iterations: u32,
+    last_score: Option<i32>,
+}
+
+/// The engine's state machine between the reader, the pool and the output.
+pub struct Coordinator<W: Write> {
+    out: W,
+    dialect: Option<Dialect>,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    pool: WorkerPool,
+    events: Receiver<PoolEvent>,
+    events_tx: crossbeam_channel::Sender<PoolEvent>,
+    position: Position,
+    banned: Vec<Move>,
+    active: Option<Active>,
+    queue: VecDeque<String>,
+    next_id: u64,
+    quitting: bool,
+}
+
+impl<W: Write> Coordinator<W> {
+    /// A coordinator writing to `out`, with default options.
+    pub fn new(out: W) -> Result<Coordinator<W>, String> {
+        let options = Options::new();
+        let tt = Arc::new(
+            TranspositionTable::new(options.hash_mib)
+                .map_err(|e| format!("cannot allocate {} MiB of hash: {e}", options.hash_mib))?,
+        );
+        let (events_tx, events) = crossbeam_channel::unbounded();
+        let pool = WorkerPool::new(
+            options.threads,
+            options.pin_threads,
+            Arc::clone(&tt),
+            events_tx.clone(),
+        );
+        Ok(Coordinator {
+            out,
+            dialect: None,
+            options,
+            tt,
+            pool,
+            events,
+            events_tx,
+            position: Position::startpos(),
+            banned: Vec::new(),
+            active: None,
+            queue: VecDeque::new(),
+            next_id: 0,
+            quitting: false,
+        })
+    }
+
+    fn line(&mut self, text: &str) {
+        // A closed output means the GUI is gone; there is nobody left to tell.
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    fn error(&mut self, msg: &str) {
+        self.line(&format!("info string error: {msg}"));
+    }
+
+    fn rank_base(&self) -> RankBase {
+        if self.dialect == Some(Dialect::Uci) && self.options.rank_base_one {
+            RankBase::One
+        } else {
+            RankBase::Zero
+        }
+    }
+
+    fn context(&self) -> ParseContext {
+        ParseContext {
+            dialect: self.dialect,
+            rank_base: self.rank_base(),
+            usemillisec: self.options.use_millisec,
+        }
+    }
+
+    /// Serves lines from `input` until `quit` or end of input.
+    pub fn run(&mut self, input: Receiver<ReaderEvent>) {
+        while !self.quitting {
+            let wake = self.next_wake();
+            select! {
+                recv(input) -> ev => match ev {
+                    Ok(ReaderEvent::Line(line)) => self.on_line(line),
+                    Ok(ReaderEvent::Error(msg)) => self.error(&msg),
+                    Ok(ReaderEvent::Eof) | Err(_) => self.quit(),
+                },
+                recv(self.events) -> ev => {
+                    if let Ok(ev) = ev {
+                        self.on_pool_event(ev);
+                    }
+                },
+                default(wake) => self.on_tick(),
+            }
+        }
+    }
+
+    /// How long to sleep before the next clock check.
+    fn next_wake(&self) -> Duration {
+        let Some(a) = &self.active else {
+            return Duration::from_secs(3600);
+        };
+        let mut wake = Duration::from_millis(1000).saturating_sub(a.last_info.elapsed());
+        if let (Some(b), false) = (&a.budget, a.ponder) {
+            let hard = Duration::from_millis(b.hard_ms);
+            wake = wake.min(hard.saturating_sub(a.clock_start.elapsed()));
+        }
+        wake.max(Duration::from_millis(1))
+    }
+
+    fn on_line(&mut self, line: String) {
+        let word = line
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if self.active.is_some() && !IMMEDIATE.contains(&word.as_str()) {
+            self.queue.push_back(line);
+            return;
+        }
+        self.execute(&line);
+    }
+
+    /// Runs queued commands until one starts a search.
+    fn drain_queue(&mut self) {
+        while self.active.is_none() && !self.quitting {
+            let Some(line) = self.queue.pop_front() else {
+                break;
+            };
+            self.execute(&line);
+        }
+    }
+
+    fn execute(&mut self, line: &str) {
+        let cmd = match protocol::parse_command(line, &self.context()) {
+            Ok(Some(cmd)) => cmd,
+            Ok(None) => return,
+            Err(e) => {
+                self.error(&e.to_string());
+                return;
+            }
+        };
+        if self.dialect.is_none() && !matches!(cmd, Command::Ucci | Command::Uci | Command::Quit) {
+            self.error("expected 'ucci' or 'uci' first");
+            return;
+        }
+        match cmd {
+            Command::Ucci => self.handshake(Dialect::Ucci),
+            Command::Uci => self.handshake(Dialect::Uci),
+            Command::IsReady => self.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, &value),
+            Command::NewGame => self.new_game(),
+            Command::Position { fen, moves } => self.set_position(&fen, &moves),
+            Command::BanMoves(moves) => self.banned = moves,
+            Command::Go(params) => self.go(params),
+            Command::PonderHit { draw } => self.ponderhit(draw),
+            Command::Stop => self.stop(),
+            Command::Probe { fen, moves } => self.probe(&fen, &moves),
+            Command::Quit => self.quit(),
+        }
+    }
+
+    fn handshake(&mut self, dialect: Dialect) {
+        self.dialect = Some(dialect);
+        let version = env!("CARGO_PKG_VERSION");
+        match dialect {
+            Dialect::Ucci => {
+                self.line(&format!("id name Pao {version}"));
+                self.line("id copyright 2026 the Pao authors");
+                self.line("id author the Pao authors");
+                for l in self.options.ucci_lines() {
+                    self.line(&l);
+                }
+                self.line("ucciok");
+            }
+            Dialect::Uci => {
+                self.line(&format!("id name Pao {version}"));
+                self.line("id author the Pao authors");
+                for l in self.options.uci_lines() {
+                    self.line(&l);
+                }
+                self.line("uciok");
+            }
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) {
+        let strict = self.dialect == Some(Dialect::Uci);
+        let before = self.options.clone();
+        match self.options.set(name, value, strict) {
+            Err(e) => self.error(&e),
+            Ok(Effect::None) | Ok(Effect::Book) => {}
+            Ok(Effect::NewGame) => self.new_game(),
+            Ok(Effect::Resize) => match TranspositionTable::new(self.options.hash_mib) {
+                Ok(tt) => {
+                    self.tt = Arc::new(tt);
+                    self.respawn();
+                }
+                Err(e) => {
+                    let mib = self.options.hash_mib;
+                    self.options = before;
+                    self.error(&format!(
+                        "cannot allocate {mib} MiB of hash ({e}); keeping {} MiB",
+                        self.options.hash_mib
+                    ));
+                }
+            },
+            Ok(Effect::Respawn) => self.respawn(),
+        }
+    }
+
+    fn respawn(&mut self) {
+        // Drop the old pool first so its threads are gone before new ones start.
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let old = std::mem::replace(
+            &mut self.pool,
+            WorkerPool::new(0, false, Arc::clone(&self.tt), tx.clone()),
+        );
+        drop(old);
+        self.events = rx;
+        self.events_tx = tx.clone();
+        self.pool = WorkerPool::new(
+            self.options.threads,
+            self.options.pin_threads,
+            Arc::clone(&self.tt),
+            tx,
+        );
+    }
+
+    fn new_game(&mut self) {
+        self.tt.clear();
+        self.pool.clear_heuristics();
+    }
+
+    fn set_position(&mut self, fen: &str, moves: &[Move]) {
+        // The parser already proved the FEN and every move; a failure here is still reported.
+        match Position::from_fen(fen) {
+            Ok(mut pos) => {
+                for &m in moves {
+                    if !pos.is_legal(m) {
+                        self.error(&format!("illegal move '{m}'"));
+                        return;
+                    }
+                    pos.make_move(m);
+                }
+                self.position = pos;
+                self.banned.clear();
+            }
+            Err(e) => self.error(&format!("bad FEN: {e}")),
+        }
+    }
+
+    fn search_config(&self) -> SearchConfig {
+        let mut config = SearchConfig::FULL;
+        if self.options.pruning == Level::None {
+            config.null_move = false;
+            config.lmr = false;
+            config.futility = false;
+        }
+        config.knowledge = self.options.knowledge != Level::None;
+        if self.options.mtdf {
+            config.driver = Driver::Mtdf;
+        }
+        config
+    }
+
+    fn go(&mut self, params: GoParams) {
+        let mut root = self.position.clone();
+        let mut legal = root.legal_moves();
+        if !self.banned.is_empty() {
+            let banned = self.banned.clone();
+            legal.retain(|m| !banned.contains(&m));
+        }
+        if params.depth == Some(0) || legal.is_empty() {
+            self.print_final(None, None, false);
+            return;
+        }
+        let us = root.side_to_move();
+        let budget = time::budget(&params, us, self.options.move_overhead_ms);
+        let now = Instant::now();
+        let hold = params.infinite || params.ponder;
+        let mut limits = Limits::depth(params.depth.unwrap_or(u32::MAX).min(120));
+        limits.nodes = params.nodes.unwrap_or(u64::MAX);
+        if let (Some(b), false) = (&budget, params.ponder) {
+            limits.deadline = Some(now + Duration::from_millis(b.hard_ms));
+        }
+        self.tt.new_search();
+        self.next_id += 1;
+        let allowed: Vec<Move> = if self.banned.is_empty() {
+            Vec::new()
+        } else {
+            legal.iter().copied().collect()
+        };
+        self.active = Some(Active {
+            id: self.next_id,
+            start: now,
+            hold,
+            ponder: params.ponder,
+            draw_offered: params.draw,
+            budget,
+            clock_start: now,
+            held: None,
+            last_info: now,
+            last_best: None,
+            best_changes: 0,
+            stable_iterations: 0,
+            last_score: None,
+        });
+        self.pool.set_stagger(self.options.stagger);
+        self.pool.start(Job {
+            id: self.next_id,
+            root,
+            limits,
+            allowed,
+            config: self.search_config(),
+            main_thread_result: params.depth.is_some() && budget.is_none(),
+        });
+    }
+
+    fn ponderhit(&mut self, draw: bool) {
+        let Some(a) = self.active.as_mut() else {
+            return;
+        };
+        a.draw_offered |= draw;
+        if !a.ponder {
+            return;
+        }
+        a.ponder = false;
+        a.hold = false;
+        a.clock_start = Instant::now();
+        if a.held.is_some() {
+            self.finish();
+        } else if a.budget.is_none() {
+            // Pondering without a clock becomes a normal search that ends on `stop`.
+            a.hold = true;
+        }
+    }
+
+    fn stop(&mut self) {
+        match self.active.as_mut() {
+            None => {
+                if self.dialect == Some(Dialect::Ucci) {
+                    self.line("nobestmove");
+                }
+            }
+            Some(a) => {
+                a.hold = false;
+                a.ponder = false;
+                self.pool.stop();
+                if a.held.is_some() {
+                    self.finish();
+                }
+            }
+        }
+    }
+
+    fn quit(&mut self) {
+        if self.active.is_some() {
+            self.pool.stop();
+            self.pool.wait_idle();
+            // Collect the finished event so the GUI still gets its bestmove.
+            while let Ok(ev) = self.events.try_recv() {
+                if let PoolEvent::Finished { id, result } = ev {
+                    if self.active.as_ref().is_some_and(|a| a.id == id) {
+                        if let Some(a) = self.active.as_mut() {
+                            a.held = Some(result);
+                        }
+                        self.finish();
+                    }
+                }
+            }
+        }
+        if self.dialect == Some(Dialect::Ucci) {
+            self.line("bye");
+        }
+        self.quitting = true;
+    }
+
+    fn probe(&mut self, fen: &str, moves: &[Move]) {
+        let Ok(mut pos) = Position::from_fen(fen) else {
+            self.error("probe: bad FEN");
+            return;
+        };
+        for &m in moves {
+            pos.make_move(m);
+        }
+        let mut text = String::from("pophash");
+        if let Some(e) = self.tt.probe(pos.key()) {
+            if !e.mv.is_none() {
+                text.push_str(&format!(
+                    " bestmove {}",
+                    crate::board::format_move(e.mv, self.rank_base())
+                ));
+            }
+            use crate::tt::Bound;
+            if matches!(e.bound, Bound::Lower | Bound::Exact) {
+                text.push_str(&format!(" lowerbound {} depth {}", e.score, e.depth));
+            }
+            if matches!(e.bound, Bound::Upper | Bound::Exact) {
+                text.push_str(&format!(" upperbound {} depth {}", e.score, e.depth));
+            }
+        }
+        self.line(&text);
+    }
+
+    fn on_pool_event(&mut self, ev: PoolEvent) {
+        match ev {
+            PoolEvent::Iteration(it) => self.on_iteration(it),
+            PoolEvent::Finished { id, result } => {
+                let Some(a) = self.active.as_mut() else {
+                    return;
+                };
+                if a.id != id {
+                    return;
+                }
+                a.held = Some(result);
+                if !a.hold {
+                    self.finish();
+                }
+            }
+        }
+    }
+
+    fn on_iteration(&mut self, it: Iteration) {
+        let nodes = self.pool.nodes();
+        let hashfull = self.tt.hashfull();
+        let rank_base = self.rank_base();
+        let dialect = self.dialect.unwrap_or(Dialect::Ucci);
+        let Some(a) = self.active.as_mut() else {
+            return;
+        };
+        let elapsed = a.start.elapsed().as_millis() as u64;
+        let best = it.pv.first().copied();
+        if best != a.last_best {
+            if a.last_best.is_some() {
+                a.best_changes += 1;
+            }
+            a.stable_iterations = 0;
+        } else {
+            a.stable_iterations += 1;
+        }
+        let score_drop = a.last_score.map_or(0, |s| s - it.score);
+        a.last_best = best;
+        a.last_score = Some(it.score);
+        a.last_info = Instant::now();
+        let line = protocol::format_info(
+            dialect,
+            &protocol::InfoLine {
+                depth: it.depth,
+                seldepth: it.seldepth,
+                score: it.score,
+                time_ms: elapsed,
+                nodes,
+                hashfull,
+                pv: it.pv.clone(),
+            },
+            rank_base,
+        );
+        // Soft limit: stop after an iteration when the next one is unlikely to finish in time.
+        let stop = match (&a.budget, a.ponder) {
+            (Some(b), false) => {
+                let used = a.clock_start.elapsed().as_millis() as u64;
+                time::should_stop(b, used, a.best_changes, score_drop, a.stable_iterations)
+            }
+            _ => false,
+        };
+        self.line(&line);
+        if stop {
+            self.pool.stop();
+        }
+    }
+
+    fn on_tick(&mut self) {
+        let nodes = self.pool.nodes();
+        let hashfull = self.tt.hashfull();
+        let Some(a) = self.active.as_mut() else {
+            return;
+        };
+        if let (Some(b), false) = (&a.budget, a.ponder) {
+            if a.clock_start.elapsed().as_millis() as u64 >= b.hard_ms {
+                self.pool.stop();
+            }
+        }
+        if a.last_info.elapsed() >= Duration::from_millis(1000) {
+            a.last_info = Instant::now();
+            let ms = a.start.elapsed().as_millis() as u64;
+            let nps = nodes * 1000 / ms.max(1);
+            self.line(&format!(
+                "info time {ms} nodes {nodes} nps {nps} hashfull {hashfull}"
+            ));
+        }
+    }
+
+    /// Prints the final lines of the active search and returns to idle.
+    fn finish(&mut self) {
+        let Some(a) = self.active.take() else { return };
+        let result = a.held.unwrap_or(SearchResult {
+            best_move: None,
+            ponder: None,
+            score: mated_in(0),
+            depth: 0,
+            pv: Vec::new(),
+            nodes: 0,
+        });
+        let ms = a.start.elapsed().as_millis() as u64;
+        let nodes = self.pool.nodes().max(result.nodes);
+        self.line(&format!("info time {ms} nodes {nodes}"));
+        let draw = self.options.draw_resign && a.draw_offered && result.score <= 0;
+        self.print_final(result.best_move, result.ponder, draw);
+        self.drain_queue();
+    }
+
+    fn print_final(&mut self, best: Option<Move>, ponder: Option<Move>, draw: bool) {
+        let line = protocol::format_bestmove(
+            self.dialect.unwrap_or(Dialect::Ucci),
+            best,
+            ponder,
+            self.rank_base(),
+            draw,
+            false,
+        );
+        self.line(&line);
+    }
+}
+
+/// Runs the daemon on stdin/stdout until `quit`, end of input or Ctrl-C.
+pub fn run_stdio() -> i32 {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let ctrlc_tx = tx.clone();
+    // Ctrl-C ends the daemon like `quit`; if the handler cannot be set, Ctrl-C still kills it.
+    let _ = ctrlc::set_handler(move || {
+        let _ = ctrlc_tx.send(ReaderEvent::Eof);
+    });
+    let _reader = protocol::spawn_reader(std::io::BufReader::new(std::io::stdin()), tx);
+    let stdout = std::io::stdout();
+    match Coordinator::new(stdout.lock()) {
+        Ok(mut c) => {
+            c.run(rx);
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! UCCI and UCI: typed commands in, formatted lines out, and the stdin reader thread.
+
+pub mod command;
+pub mod output;
+pub mod reader;
+
+pub use command::{parse_command, Command, Dialect, GoParams, ParseContext, ProtocolError};
+pub use output::{format_bestmove, format_error, format_info, format_score, InfoLine};
+pub use reader::{spawn_reader, ReaderEvent};

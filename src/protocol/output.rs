@@ -1,0 +1,94 @@
+//! Engine-to-GUI lines, formatted for the dialect in use.
+
+use super::command::Dialect;
+use crate::board::{format_move, Move, RankBase};
+use crate::search::score::mate_plies;
+
+/// One `info` line about a completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InfoLine {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score from the side to move's view (mate = 30000 - plies).
+    pub score: i32,
+    /// Milliseconds since `go`.
+    pub time_ms: u64,
+    /// Nodes, all threads.
+    pub nodes: u64,
+    /// Table use, per mille.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The score field: UCCI prints the integer (mate = +-(30000 - plies)); UCI prints `cp` or
+/// `mate` in moves (negative when mated).
+pub fn format_score(dialect: Dialect, score: i32) -> String {
+    match dialect {
+        Dialect::Ucci => format!("score {score}"),
+        Dialect::Uci => match mate_plies(score) {
+            Some(plies) if plies > 0 => format!("score mate {}", (plies + 1) / 2),
+            Some(plies) => format!("score mate -{}", (-plies + 1) / 2),
+            None => format!("score cp {score}"),
+        },
+    }
+}
+
+/// `info depth D seldepth S score X time T nodes N nps P hashfull H pv ...`.
+pub fn format_info(dialect: Dialect, info: &InfoLine, rank_base: RankBase) -> String {
+    let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
+    let mut line = format!(
+        "info depth {} seldepth {} {} time {} nodes {} nps {} hashfull {}",
+        info.depth,
+        info.seldepth,
+        format_score(dialect, info.score),
+        info.time_ms,
+        info.nodes,
+        nps,
+        info.hashfull
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv");
+        for &m in &info.pv {
+            line.push(' ');
+            line.push_str(&format_move(m, rank_base));
+        }
+    }
+    line
+}
+
+/// `bestmove m [ponder p] [draw|resign]`, or `nobestmove` (UCCI) / `bestmove (none)` (UCI).
+pub fn format_bestmove(
+    dialect: Dialect,
+    best: Option<Move>,
+    ponder: Option<Move>,
+    rank_base: RankBase,
+    draw: bool,
+    resign: bool,
+) -> String {
+    let Some(best) = best else {
+        return match dialect {
+            Dialect::Ucci => "nobestmove".to_string(),
+            Dialect::Uci => "bestmove (none)".to_string(),
+        };
+    };
+    let mut line = format!("bestmove {}", format_move(best, rank_base));
+    if let Some(p) = ponder {
+        line.push_str(&format!(" ponder {}", format_move(p, rank_base)));
+    }
+    if dialect == Dialect::Ucci {
+        if draw {
+            line.push_str(" draw");
+        } else if resign {
+            line.push_str(" resign");
+        }
+    }
+    line
+}
+
+/// `info string error: <message>`.
+pub fn format_error(message: &str) -> String {
+    format!("info string error: {message}")
+}

@@ -1,0 +1,77 @@
+//! The reader thread: stdin lines go to the coordinator as events; end of input is an event too.
+//! It parses nothing, because how a line parses depends on session state the coordinator owns.
+
+use crossbeam_channel::Sender;
+use std::io::BufRead;
+use std::thread::JoinHandle;
+
+/// Longest line accepted (ElephantEye reads 8 KiB; long `moves` lists need more).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// What the reader sends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReaderEvent {
+    /// One input line, without its end-of-line characters.
+    Line(String),
+    /// A line that could not be taken (too long), with the reason.
+    Error(String),
+    /// End of input (or an unreadable input): the daemon quits.
+    Eof,
+}
+
+/// Reads lines from `input` on a new thread until end of input or until nobody listens.
+pub fn spawn_reader<R: BufRead + Send + 'static>(
+    mut input: R,
+    tx: Sender<ReaderEvent>,
+) -> std::io::Result<JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("pao-reader".to_string())
+        .spawn(move || {
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                let event = match read_line(&mut input, &mut buf) {
+                    Ok(None) | Err(_) => ReaderEvent::Eof,
+                    Ok(Some(true)) => {
+                        ReaderEvent::Error(format!("line longer than {MAX_LINE} bytes ignored"))
+                    }
+                    Ok(Some(false)) => {
+                        let text = String::from_utf8_lossy(&buf);
+                        ReaderEvent::Line(text.trim_end_matches(['\r', '\n']).to_string())
+                    }
+                };
+                let eof = event == ReaderEvent::Eof;
+                if tx.send(event).is_err() || eof {
+                    return;
+                }
+            }
+        })
+}
+
+/// Reads one line into `buf`, keeping at most `MAX_LINE` bytes. `None` at end of input;
+/// `Some(true)` when the line was too long (the rest of it is skipped).
+fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Ok(if any { Some(too_long) } else { None });
+        }
+        any = true;
+        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..=i], true),
+            None => (available, false),
+        };
+        let n = chunk.len();
+        if buf.len() + n > MAX_LINE {
+            too_long = true;
+        } else {
+            buf.extend_from_slice(chunk);
+        }
+        input.consume(n);
+        if done {
+            return Ok(Some(too_long));
+        }
+    }
+}

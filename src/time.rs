@@ -1,0 +1,213 @@
+//! The time manager: a soft limit checked after each iteration (stretched when the best move
+//! changes or the score drops, shrunk when the best move is stable) and a hard limit enforced
+//! during the search. Pure arithmetic: the coordinator owns the clock.
+//!
+//! Policy, all in milliseconds, after keeping `move_overhead` back for I/O and GUI lag:
+//! - `movetime T`: soft = hard = T - overhead (at least 1).
+//! - a clock of `left` ms with increment `inc` and `movestogo m` (assumed 30 when unknown):
+//!   soft = left / m + 3/4 inc; hard = min(5 soft, cap * left), with cap 90% when m = 1,
+//!   50% when m <= 5 and 25% otherwise, so a sudden-death game can never flag.
+
+use crate::board::Color;
+use crate::protocol::GoParams;
+
+/// The limits for one move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Planned time: checked between iterations.
+    pub soft_ms: u64,
+    /// Never exceeded: enforced during the search.
+    pub hard_ms: u64,
+}
+
+/// Moves to go assumed when the clock does not say.
+const DEFAULT_MOVES_TO_GO: u64 = 30;
+
+/// The budget for the side `us` to move under `go` parameters; `None` when no clock applies
+/// (depth, nodes, infinite).
+pub fn budget(params: &GoParams, us: Color, move_overhead: u64) -> Option<TimeBudget> {
+    if let Some(t) = params.movetime {
+        let ms = t.saturating_sub(move_overhead).max(1);
+        return Some(TimeBudget {
+            soft_ms: ms,
+            hard_ms: ms,
+        });
+    }
+    let (time, inc) = match us {
+        _ if params.time.is_some() => (params.time, params.increment),
+        Color::Red => (params.wtime, params.winc),
+        Color::Black => (params.btime, params.binc),
+    };
+    let time = time?;
+    Some(clock_budget(
+        time,
+        inc.unwrap_or(0),
+        params.movestogo.map(u64::from),
+        move_overhead,
+    ))
+}
+
+/// The budget for `time` ms left, `inc` ms increment and optionally `movestogo` moves.
+pub fn clock_budget(time: u64, inc: u64, movestogo: Option<u64>, move_overhead: u64) -> TimeBudget {
+    // What may be spent at all; with almost nothing left, a quarter of it.
+    let left = if time > move_overhead {
+        time - move_overhead
+    } else {
+        (time / 4).max(1)
+    };
+    let mtg = movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 80);
+    let inc_share = if inc < left { inc * 3 / 4 } else { 0 };
+    let cap_percent = match (movestogo, mtg) {
+        (Some(_), 1) => 90,
+        (Some(_), 2..=5) => 50,
+        _ => 25,
+    };
+    let cap = (left * cap_percent / 100).max(1);
+    let soft = (left / mtg + inc_share).clamp(1, cap);
+    let hard = soft.saturating_mul(5).min(cap).max(soft);
+    TimeBudget {
+        soft_ms: soft,
+        hard_ms: hard,
+    }
+}
+
+/// After an iteration that ended `used_ms` into the move: stop now? The soft limit grows with
+/// best-move changes and score drops and shrinks with stability; a new iteration is not started
+/// past 60% of it, since it would rarely finish.
+pub fn should_stop(
+    budget: &TimeBudget,
+    used_ms: u64,
+    best_move_changes: u32,
+    score_drop: i32,
+    stable_iterations: u32,
+) -> bool {
+    let mut factor = 1.0 + 0.3 * best_move_changes.min(3) as f64;
+    if score_drop > 100 {
+        factor *= 1.6;
+    } else if score_drop > 30 {
+        factor *= 1.3;
+    }
+    if stable_iterations >= 4 {
+        factor *= 0.6;
+    } else if stable_iterations >= 2 {
+        factor *= 0.8;
+    }
+    let target = (budget.soft_ms as f64 * factor).min(budget.hard_ms as f64);
+    used_ms as f64 >= target * 0.6
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sudden_death_with_increment() {
+        // 10 s + 0.1 s: 9970 / 30 + 75.
+        let b = clock_budget(10_000, 100, None, 30);
+        assert_eq!(
+            b,
+            TimeBudget {
+                soft_ms: 407,
+                hard_ms: 2035
+            }
+        );
+        // Late in the game the cap (25% of what is left) rules.
+        let b = clock_budget(1_000, 100, None, 30);
+        assert_eq!(
+            b,
+            TimeBudget {
+                soft_ms: 107,
+                hard_ms: 242
+            }
+        );
+    }
+
+    #[test]
+    fn moves_to_go() {
+        // 60 moves in 5 minutes, 40 to go.
+        let b = clock_budget(300_000, 0, Some(40), 30);
+        assert_eq!(
+            b,
+            TimeBudget {
+                soft_ms: 7499,
+                hard_ms: 37495
+            }
+        );
+        let b = clock_budget(5_000, 0, Some(1), 30);
+        assert_eq!(
+            b,
+            TimeBudget {
+                soft_ms: 4473,
+                hard_ms: 4473
+            }
+        );
+    }
+
+    #[test]
+    fn tiny_clocks_never_overspend() {
+        assert_eq!(
+            clock_budget(10, 0, None, 30),
+            TimeBudget {
+                soft_ms: 1,
+                hard_ms: 1
+            }
+        );
+        let b = clock_budget(50, 0, None, 30);
+        assert_eq!(
+            b,
+            TimeBudget {
+                soft_ms: 1,
+                hard_ms: 5
+            }
+        );
+        assert!(b.hard_ms <= 20);
+    }
+
+    #[test]
+    fn movetime_and_no_clock() {
+        let p = GoParams {
+            movetime: Some(1000),
+            ..GoParams::default()
+        };
+        assert_eq!(
+            budget(&p, Color::Red, 30),
+            Some(TimeBudget {
+                soft_ms: 970,
+                hard_ms: 970
+            })
+        );
+        let p = GoParams {
+            depth: Some(5),
+            ..GoParams::default()
+        };
+        assert_eq!(budget(&p, Color::Red, 30), None);
+        let p = GoParams {
+            wtime: Some(10_000),
+            btime: Some(60_000),
+            ..GoParams::default()
+        };
+        assert_eq!(budget(&p, Color::Black, 30).map(|b| b.soft_ms), Some(1999));
+    }
+
+    #[test]
+    fn stability_moves_the_soft_limit() {
+        let b = TimeBudget {
+            soft_ms: 1000,
+            hard_ms: 5000,
+        };
+        assert!(!should_stop(&b, 500, 0, 0, 0));
+        assert!(should_stop(&b, 600, 0, 0, 0));
+        assert!(!should_stop(&b, 700, 2, 0, 0));
+        assert!(should_stop(&b, 400, 0, 0, 4));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn budgets_fit_the_clock(time in 0u64..10_000_000, inc in 0u64..100_000,
+                                 mtg in proptest::option::of(1u64..100), overhead in 0u64..1000) {
+            let b = clock_budget(time, inc, mtg, overhead);
+            proptest::prop_assert!(1 <= b.soft_ms && b.soft_ms <= b.hard_ms);
+            proptest::prop_assert!(b.hard_ms <= time.saturating_sub(overhead).max(time / 4).max(1));
+        }
+    }
+}
