@@ -378,3 +378,66 @@ fn uci_go_clock_and_nodes() {
     e.send("go movetime 200");
     e.expect_prefix("bestmove");
 }
+
+/// Deterministic garbage: random bytes and mutated valid commands, fed to the real daemon;
+/// it must answer `isready` and search afterwards.
+#[test]
+fn garbage_lines_leave_the_daemon_responsive() {
+    let valid = [
+        "position startpos moves h2e2 h9g7",
+        "go depth 1",
+        "setoption hashsize 8",
+        "banmoves h2e2",
+        "probe startpos",
+        "setoption name Hash value 8",
+    ];
+    let mut state = 0x1234_5678_9abc_def1u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for dialect in ["ucci", "uci"] {
+        let mut e = if dialect == "ucci" {
+            Engine::ucci(1)
+        } else {
+            Engine::uci(1)
+        };
+        for _ in 0..300 {
+            let line: String = if next() % 2 == 0 {
+                (0..next() % 60)
+                    .map(|_| char::from(32 + (next() % 95) as u8))
+                    .collect()
+            } else {
+                let mut b = valid[(next() % valid.len() as u64) as usize]
+                    .as_bytes()
+                    .to_vec();
+                let p = (next() as usize) % (b.len() + 1);
+                b.insert(p, (next() % 128) as u8);
+                b.truncate(1 + (next() as usize) % b.len());
+                String::from_utf8_lossy(&b).replace(['\n', '\r'], " ")
+            };
+            let lower = line.to_ascii_lowercase();
+            // Keep the session alive: no quit, and no search that waits for a stop.
+            if lower.contains("quit")
+                || lower.contains("bye")
+                || lower.trim_start().starts_with("go")
+            {
+                continue;
+            }
+            e.send(&line);
+        }
+        e.send("isready");
+        e.read_until("readyok", |l| l == "readyok");
+        e.send("position startpos");
+        e.send("go depth 2");
+        let (best, _) = e.read_until("bestmove", |l| l.starts_with("bestmove"));
+        assert_legal(
+            None,
+            &[],
+            &bestmove_of(&best).expect("move"),
+            RankBase::Zero,
+        );
+    }
+}
