@@ -78,7 +78,7 @@ const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4
 /// True when helper `index` (> 0) searches iteration `depth` under the stagger schedule.
 pub fn helper_runs_depth(index: usize, depth: u32) -> bool {
     let i = (index - 1) % SKIP_SIZE.len();
-    ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 == 0
+    ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]).is_multiple_of(2)
 }
 
 impl WorkerPool {
@@ -255,7 +255,7 @@ fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) ->
     let mut limits = job.limits.clone();
     limits.stop = Arc::clone(&shared.stop);
     let stagger = shared.stagger.load(Ordering::Relaxed);
-    let result = if index == 0 {
+    if index == 0 {
         let events = &shared.events;
         let r = searcher.search(&job.root, &limits, &job.allowed, &mut |it| {
             let _ = events.send(PoolEvent::Iteration(it.clone()));
@@ -273,8 +273,7 @@ fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) ->
             &mut |d| !stagger || helper_runs_depth(index, d),
             &mut |_| {},
         )
-    };
-    result
+    }
 }
 
 /// Picks the pool's answer: the main thread's for fixed-depth jobs; otherwise a vote weighted by

@@ -200,8 +200,7 @@ impl Position {
     /// The key computed from scratch; equals `key()` when the incremental updates are right.
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
-        for s in 0..SQUARES {
-            let c = self.board[s];
+        for (s, &c) in self.board.iter().enumerate() {
             if c != EMPTY {
                 key ^= PIECE_KEYS[c as usize][s];
             }
