@@ -12,7 +12,7 @@ use std::time::Instant;
 pub const BENCH_FENS: &str = include_str!("../tests/data/bench.fens");
 
 /// Default bench depth.
-pub const DEFAULT_DEPTH: u32 = 10;
+pub const DEFAULT_DEPTH: u32 = 9;
 
 /// Default depth of the ablation table (plain alpha-beta must finish).
 pub const ABLATION_DEPTH: u32 = 5;

@@ -140,7 +140,7 @@ const MATES: [(&str, usize); 4] = [
 #[test]
 fn mates_are_found_with_exact_scores() {
     for (fen, plies) in MATES {
-        for depth in [plies as u32 + 1, plies as u32 + 3] {
+        for depth in [plies as u32 + 3, plies as u32 + 6] {
             let (score, best) = search_value(SearchConfig::FULL, fen, depth);
             assert_eq!(score, mate_in(plies), "{fen} depth {depth}");
             let mut pos = Position::from_fen(fen).expect("valid FEN");

@@ -5,6 +5,7 @@ use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::{Square, FILES, RANKS, SQUARES};
 use super::zobrist::{PIECE_KEYS, SIDE_KEY};
+use crate::eval::psqt::{Pair, PSQ};
 
 /// Board cell value for an empty square.
 pub(crate) const EMPTY: u8 = 0xff;
@@ -51,6 +52,8 @@ pub struct Position {
     pub(crate) side: Color,
     pub(crate) key: u64,
     pub(crate) in_check: bool,
+    /// Material and piece-square sum (red-relative), kept incrementally for the evaluation.
+    pub(crate) psq: Pair,
     pub(crate) clock: u16,
     pub(crate) fullmove: u16,
     pub(crate) history: Vec<Undo>,
@@ -83,6 +86,7 @@ impl Position {
             side: Color::Red,
             key: 0,
             in_check: false,
+            psq: Pair::default(),
             clock: 0,
             fullmove: 1,
             history: Vec::with_capacity(256),
@@ -102,6 +106,25 @@ impl Position {
             self.generals[piece.color().index()] = s as u8;
         }
         self.key ^= PIECE_KEYS[piece.code()][s];
+        self.add_psq(PSQ[piece.code()][s]);
+    }
+
+    #[inline(always)]
+    fn add_psq(&mut self, p: Pair) {
+        self.psq.mg += p.mg;
+        self.psq.eg += p.eg;
+    }
+
+    #[inline(always)]
+    fn sub_psq(&mut self, p: Pair) {
+        self.psq.mg -= p.mg;
+        self.psq.eg -= p.eg;
+    }
+
+    /// Material and piece-square sum, red-relative (middlegame, endgame).
+    #[inline]
+    pub fn psq(&self) -> Pair {
+        self.psq
     }
 
     /// Finishes setup: side to move, key and check status.
@@ -303,8 +326,11 @@ impl Position {
         });
         let mut key = self.key ^ SIDE_KEY ^ PIECE_KEYS[piece as usize][from];
         key ^= PIECE_KEYS[piece as usize][to];
+        self.sub_psq(PSQ[piece as usize][from]);
+        self.add_psq(PSQ[piece as usize][to]);
         if captured != EMPTY {
             key ^= PIECE_KEYS[captured as usize][to];
+            self.sub_psq(PSQ[captured as usize][to]);
             let cc = (captured >> 3) as usize;
             self.color_bb[cc] &= !(1u128 << to);
             self.counts[cc][(captured & 7) as usize] -= 1;
@@ -332,7 +358,10 @@ impl Position {
         let to = u.mv.to().index();
         let piece = self.board[to];
         self.shift(to, from, piece);
+        self.sub_psq(PSQ[piece as usize][to]);
+        self.add_psq(PSQ[piece as usize][from]);
         if u.captured != EMPTY {
+            self.add_psq(PSQ[u.captured as usize][to]);
             let cc = (u.captured >> 3) as usize;
             self.board[to] = u.captured;
             self.rank_occ[to / FILES] |= 1 << (to % FILES);
@@ -428,6 +457,7 @@ impl PartialEq for Position {
             && self.generals == other.generals
             && self.counts == other.counts
             && self.in_check == other.in_check
+            && self.psq == other.psq
             && self.clock == other.clock
     }
 }

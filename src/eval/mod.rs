@@ -1,24 +1,87 @@
-//! Static evaluation (placeholder until the full evaluation lands).
+//! Static evaluation: material and piece-square tables for both phases (kept incrementally by
+//! the position), xiangqi knowledge, tapering by the material left, and draw scaling for a
+//! side that has nothing left to mate with. Scores are from the side to move's point of view.
+
+pub mod knowledge;
+pub mod psqt;
 
 use crate::board::{Color, PieceKind, Position};
+use psqt::{MATERIAL, MAX_PHASE, PHASE_WEIGHT};
 
-const VALUES: [i32; 7] = [0, 40, 40, 400, 900, 450, 50];
+/// Bonus for having the move.
+pub const TEMPO: i32 = 10;
 
 /// Midgame material value of a piece kind.
 pub fn piece_value(kind: PieceKind) -> i32 {
-    VALUES[kind.index()]
+    MATERIAL[kind.index()].mg
 }
 
-/// Evaluation from the side to move's point of view.
+/// Game phase: `MAX_PHASE` with all rooks, horses and cannons, 0 with none.
+pub fn phase(pos: &Position) -> i32 {
+    let mut phase = 0;
+    for color in Color::BOTH {
+        for kind in [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon] {
+            phase += PHASE_WEIGHT[kind.index()] * pos.count(color, kind) as i32;
+        }
+    }
+    phase.min(MAX_PHASE)
+}
+
+/// True when `color` has no piece that can ever give mate (rook, horse, cannon or soldier).
+pub fn cannot_mate(pos: &Position, color: Color) -> bool {
+    [
+        PieceKind::Rook,
+        PieceKind::Horse,
+        PieceKind::Cannon,
+        PieceKind::Soldier,
+    ]
+    .iter()
+    .all(|&k| pos.count(color, k) == 0)
+}
+
+/// Full evaluation from the side to move's point of view.
+#[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    let mut s = 0;
-    for k in PieceKind::ALL {
-        s += VALUES[k.index()]
-            * (pos.count(Color::Red, k) as i32 - pos.count(Color::Black, k) as i32);
-    }
-    if pos.side_to_move() == Color::Red {
-        s
+    evaluate_with(pos, true)
+}
+
+/// Evaluation with or without the knowledge terms (UCCI `knowledge none` = material and
+/// piece-square tables only).
+#[inline]
+pub fn evaluate_with(pos: &Position, knowledge: bool) -> i32 {
+    evaluate_lazy(pos, knowledge, -i32::MAX, i32::MAX)
+}
+
+/// Knowledge terms never move the score by more than this (a generous bound).
+pub const LAZY_MARGIN: i32 = 300;
+
+/// Evaluation that skips the knowledge terms when material and position alone are already
+/// `LAZY_MARGIN` outside (alpha, beta): the exact value would not matter there.
+pub fn evaluate_lazy(pos: &Position, knowledge: bool, alpha: i32, beta: i32) -> i32 {
+    let phase = phase(pos);
+    let taper = |mg: i32, eg: i32| (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    let sign = if pos.side_to_move() == Color::Red {
+        1
     } else {
-        -s
+        -1
+    };
+    let mut sum = pos.psq();
+    if knowledge {
+        let base = sign * taper(sum.mg, sum.eg) + TEMPO;
+        let lazy =
+            base.saturating_sub(LAZY_MARGIN) >= beta || base.saturating_add(LAZY_MARGIN) <= alpha;
+        if !lazy {
+            let k = knowledge::terms(pos);
+            sum.mg += k.mg;
+            sum.eg += k.eg;
+        }
     }
+    let mut score = taper(sum.mg, sum.eg);
+    // A side with nothing that can mate cannot be winning.
+    if score > 0 && cannot_mate(pos, Color::Red) {
+        score /= 16;
+    } else if score < 0 && cannot_mate(pos, Color::Black) {
+        score /= 16;
+    }
+    sign * score + TEMPO
 }

@@ -77,7 +77,12 @@ impl Searcher {
         let in_check = self.pos.in_check();
         let key = self.pos.key();
         let mut tt_move = Move::NONE;
+        let mut tt_eval = None;
         if let Some(entry) = self.tt.probe(key) {
+            // The stored static evaluation saves recomputing it (only scores need trust).
+            if entry.bound != Bound::None || !entry.mv.is_none() {
+                tt_eval = Some(entry.eval);
+            }
             if self.config.tt_move && self.pos.is_pseudo_legal(entry.mv) {
                 tt_move = entry.mv;
             }
@@ -94,7 +99,11 @@ impl Searcher {
                 }
             }
         }
-        let static_eval = if in_check { -INFINITE } else { self.evaluate() };
+        let static_eval = match (in_check, tt_eval) {
+            (true, _) => -INFINITE,
+            (false, Some(e)) if e.abs() < MATE_BOUND => e,
+            (false, _) => self.evaluate(),
+        };
         self.stack[ply].static_eval = static_eval;
 
         if !pv_node && !in_check && !root {
@@ -199,6 +208,9 @@ impl Searcher {
                 && searched > 0
                 && depth <= 3
                 && best_score > -MATE_BOUND
+                // Stalemate wins in xiangqi, so a quiet move can end the game: keep them all
+                // when a mate is already on the board.
+                && alpha.abs() < MATE_BOUND
                 && static_eval + FUTILITY_MARGIN[depth as usize] <= alpha
             {
                 self.pos.unmake_move();

@@ -29,7 +29,14 @@ impl Searcher {
             }
             best = -INFINITE;
         } else {
-            best = self.evaluate();
+            // Stalemate loses. Only a side reduced to general, advisors and elephants is ever
+            // likely to have no move, so only then is the (costly) test made.
+            if crate::eval::cannot_mate(&self.pos, self.pos.side_to_move())
+                && self.pos.has_no_legal_move()
+            {
+                return mated_in(ply);
+            }
+            best = crate::eval::evaluate_lazy(&self.pos, self.config.knowledge, alpha, beta);
             if best >= beta {
                 return best;
             }

@@ -130,7 +130,7 @@ impl Searcher {
     /// Static evaluation with this searcher's knowledge switch.
     #[inline]
     pub(crate) fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.pos)
+        eval::evaluate_with(&self.pos, self.config.knowledge)
     }
 
     /// Leaf value when quiescence is off: the static evaluation, or the mate/stalemate score.
