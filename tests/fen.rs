@@ -1,0 +1,163 @@
+//! FEN in and out, and move text in both rank numberings.
+
+use pao::board::{format_move, parse_move, MoveTextError, Position, RankBase, START_FEN};
+
+fn fens() -> Vec<String> {
+    let mut all: Vec<String> = pao::bench::parse_fens(include_str!("data/bench.fens"))
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    for line in include_str!("data/perft.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+    {
+        if let Some(fen) = line.split('\t').next() {
+            all.push(fen.to_string());
+        }
+    }
+    all
+}
+
+#[test]
+fn round_trips() {
+    for fen in fens() {
+        let pos = Position::from_fen(&fen).expect("reference FEN");
+        assert_eq!(pos.to_fen(), fen, "written back exactly");
+        let again = Position::from_fen(&pos.to_fen()).expect("own FEN");
+        assert_eq!(again, pos);
+        assert_eq!(again.key(), pos.key());
+    }
+}
+
+#[test]
+fn accepted_variants() {
+    let start = Position::from_fen(START_FEN).expect("start");
+    let placement = START_FEN.split(' ').next().expect("placement");
+    for variant in [
+        format!("{placement} r - - 0 1"),
+        format!("{placement} w"),
+        placement.to_string(),
+        START_FEN
+            .replace('n', "h")
+            .replace('N', "H")
+            .replace('b', "e")
+            .replace('B', "E")
+            .replacen(" e ", " w ", 1),
+    ] {
+        let pos = Position::from_fen(&variant).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert_eq!(pos.key(), start.key(), "{variant}");
+    }
+    let black = Position::from_fen(&format!("{placement} b - - 0 1")).expect("black to move");
+    assert_ne!(black.key(), start.key());
+    assert_eq!(black.side_to_move(), pao::board::Color::Black);
+}
+
+fn error(fen: &str) -> String {
+    Position::from_fen(fen).expect_err("rejected").to_string()
+}
+
+#[test]
+fn every_error_says_what_and_where() {
+    assert_eq!(error(""), "empty FEN");
+    assert_eq!(error("rnbakabnr/9/1c5c1 w"), "FEN has 3 ranks, expected 10");
+    assert_eq!(
+        error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w"),
+        "FEN rank 0 has 10 files, expected 9"
+    );
+    assert_eq!(
+        error("rnbakabnr/8/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
+        "FEN rank 8 has 8 files, expected 9"
+    );
+    assert_eq!(
+        error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w"),
+        "unknown letter 'X' in FEN rank 0"
+    );
+    assert_eq!(
+        error("9/9/9/9/9/9/9/9/9/4K4 w"),
+        "black has 0 generals, expected exactly 1"
+    );
+    assert_eq!(
+        error("k8/9/9/9/9/9/9/9/9/4K4 w"),
+        "piece 'k' on a9 can never stand there"
+    );
+    assert_eq!(
+        error("3k1k3/9/9/9/9/9/9/9/9/4K4 w"),
+        "black has 2 generals, expected exactly 1"
+    );
+    assert_eq!(
+        error("4k4/9/9/9/9/9/9/9/9/A3K4 w"),
+        "piece 'A' on a0 can never stand there"
+    );
+    assert_eq!(
+        error("4k4/9/9/9/9/9/9/9/4B4/4K4 w"),
+        "piece 'B' on e1 can never stand there"
+    );
+    assert_eq!(
+        error("4k4/9/9/9/9/B8/9/9/9/3K5 w"),
+        "piece 'B' on a4 can never stand there"
+    );
+    assert_eq!(
+        error("4k4/9/9/9/9/9/9/P8/9/3K5 w"),
+        "piece 'P' on a2 can never stand there"
+    );
+    assert_eq!(
+        error("4k4/9/9/9/9/9/1P7/9/9/3K5 w"),
+        "piece 'P' on b3 can never stand there"
+    );
+    assert_eq!(
+        error("4k4/9/9/9/9/9/9/9/9/4K4 w"),
+        "the generals face each other on an open file"
+    );
+    assert_eq!(
+        error("4k4/9/9/9/4R4/9/9/9/9/3K5 w"),
+        "the side not to move is in check"
+    );
+    assert_eq!(
+        error("4k4/9/9/9/9/9/9/9/9/3K5 x"),
+        "side to move 'x' is not w, r or b"
+    );
+    assert_eq!(
+        error("4k4/9/9/9/9/9/9/9/9/3K5 w - - abc 1"),
+        "move counter 'abc' is not a number"
+    );
+    assert_eq!(
+        error("4k4/9/9/9/RRR6/9/9/9/9/3K5 w"),
+        "3 pieces 'R' on the board, more than a side owns"
+    );
+}
+
+#[test]
+fn move_text_in_both_numberings() {
+    let m = parse_move("h2e2", RankBase::Zero).expect("h2e2");
+    assert_eq!(m.to_string(), "h2e2");
+    assert_eq!(format_move(m, RankBase::One), "h3e3");
+    assert_eq!(parse_move("h3e3", RankBase::One), Ok(m));
+    let long = parse_move("b3b10", RankBase::One).expect("b3b10");
+    assert_eq!(long.to_string(), "b2b9");
+    assert_eq!(format_move(long, RankBase::One), "b3b10");
+    assert_eq!(
+        format_move(
+            parse_move("a1a10", RankBase::One).expect("a1a10"),
+            RankBase::Zero
+        ),
+        "a0a9"
+    );
+    for bad in ["", "h2", "z2e2", "h2e", "a0a0", "h2e2e", "h10e2", "i9j9"] {
+        assert!(
+            matches!(
+                parse_move(bad, RankBase::Zero),
+                Err(MoveTextError::Malformed(_))
+            ),
+            "'{bad}' should be malformed"
+        );
+    }
+    for bad in ["a11a1", "a0a1", "b3b01"] {
+        assert!(parse_move(bad, RankBase::One).is_err(), "'{bad}' base one");
+    }
+    let mut pos = Position::startpos();
+    assert_eq!(pos.parse_legal_move("h2e2", RankBase::Zero), Ok(m));
+    assert_eq!(
+        pos.parse_legal_move("a0a5", RankBase::Zero),
+        Err(MoveTextError::Illegal("a0a5".to_string()))
+    );
+}
