@@ -5,7 +5,8 @@
 //! generation 6) and `check = key ^ data`. A probe loads both with `Relaxed` ordering and accepts
 //! the entry only when `check ^ data == key`. Two threads writing one entry at once can leave a
 //! `data` from one and a `check` from the other: that pair fails the test and reads as a miss,
-//! never as wrong data. That is the whole race contract; no locks, no unsafe.
+//! never as wrong data. That is the whole race contract: no locks, and no unsafe beyond the
+//! one zeroed allocation.
 
 use crate::board::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -70,17 +71,76 @@ impl std::fmt::Display for TtError {
 
 impl std::error::Error for TtError {}
 
-#[derive(Default)]
 struct Entry {
     data: AtomicU64,
     check: AtomicU64,
 }
 
 /// Four entries on one cache line.
-#[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket {
     entries: [Entry; 4],
+}
+
+/// `count` zeroed buckets in one block. Zeroed memory comes from the allocator already
+/// cleared (fresh pages for large tables: `calloc`), so even a 16 GiB table is ready at once and
+/// its pages are touched only as the search uses them. The system allocator only takes that
+/// path for small alignments, so the block is over-allocated with 16-byte alignment and the
+/// buckets start at the first cache-line boundary inside it.
+struct BucketArray {
+    raw: *mut u8,
+    layout: std::alloc::Layout,
+    buckets: *mut Bucket,
+    count: usize,
+}
+
+// SAFETY: the array owns its memory exclusively; Buckets hold only atomics.
+unsafe impl Send for BucketArray {}
+// SAFETY: shared access only hands out `&[Bucket]`, and Bucket is Sync (atomics only).
+unsafe impl Sync for BucketArray {}
+
+impl BucketArray {
+    fn zeroed(count: usize) -> Result<BucketArray, TtError> {
+        let too_big = || TtError(format!("{count} hash buckets do not fit in memory"));
+        let bytes = count
+            .checked_mul(std::mem::size_of::<Bucket>())
+            .and_then(|b| b.checked_add(64))
+            .ok_or_else(too_big)?;
+        let layout = std::alloc::Layout::from_size_align(bytes, 16).map_err(|_| too_big())?;
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        if raw.is_null() {
+            return Err(TtError(format!(
+                "cannot allocate {} MiB of hash",
+                bytes / (1024 * 1024)
+            )));
+        }
+        let offset = raw.align_offset(64);
+        // SAFETY: offset < 64 and the block has 64 spare bytes, so `count` Buckets fit after it.
+        let buckets = unsafe { raw.add(offset) } as *mut Bucket;
+        Ok(BucketArray {
+            raw,
+            layout,
+            buckets,
+            count,
+        })
+    }
+}
+
+impl std::ops::Deref for BucketArray {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `buckets` is 64-byte aligned and points at `count` zero-initialised Buckets
+        // (all-zero bits is a valid Bucket: it holds only atomics) inside the live allocation.
+        unsafe { std::slice::from_raw_parts(self.buckets, self.count) }
+    }
+}
+
+impl Drop for BucketArray {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from `alloc_zeroed` with exactly this layout.
+        unsafe { std::alloc::dealloc(self.raw, self.layout) }
+    }
 }
 
 const MOVE_SHIFT: u32 = 0;
@@ -121,7 +181,7 @@ fn depth_of(data: u64) -> i32 {
 
 /// The transposition table, shared by every search thread.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: BucketArray,
     generation: AtomicU8,
 }
 
@@ -136,14 +196,8 @@ impl TranspositionTable {
 
     /// A cleared table of exactly `count` buckets (tests use tiny tables).
     pub fn with_buckets(count: usize) -> Result<TranspositionTable, TtError> {
-        let count = count.max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|e| TtError(format!("cannot allocate {count} hash buckets: {e}")))?;
-        buckets.resize_with(count, Bucket::default);
         Ok(TranspositionTable {
-            buckets,
+            buckets: BucketArray::zeroed(count.max(1))?,
             generation: AtomicU8::new(0),
         })
     }
@@ -160,7 +214,7 @@ impl TranspositionTable {
 
     /// Forgets every entry.
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             for e in &b.entries {
                 e.data.store(0, Ordering::Relaxed);
                 e.check.store(0, Ordering::Relaxed);

@@ -441,3 +441,31 @@ fn garbage_lines_leave_the_daemon_responsive() {
         );
     }
 }
+
+#[test]
+fn hash_sizes_from_one_mib_to_sixteen_gib() {
+    let mut e = Engine::ucci(1);
+    for mib in [1, 16384, 1] {
+        e.send(&format!("setoption hashsize {mib}"));
+        e.send("isready");
+        e.expect_exact("readyok");
+        e.send("position startpos");
+        e.send("go depth 3");
+        let (best, _) = e.expect_prefix("bestmove");
+        assert_legal(
+            None,
+            &[],
+            &bestmove_of(&best).expect("move"),
+            RankBase::Zero,
+        );
+    }
+    // Beyond any machine: reported, and the old table stays in use.
+    e.send("setoption hashsize 16000000");
+    let line = e.next_line(TIMEOUT).expect("error line");
+    assert!(
+        line.starts_with("info string error: cannot allocate"),
+        "{line}"
+    );
+    e.send("go depth 2");
+    e.expect_prefix("bestmove");
+}
