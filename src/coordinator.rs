@@ -36,6 +36,8 @@ struct Active {
     best_changes: u32,
     stable_iterations: u32,
     last_score: Option<i32>,
+    /// The main thread's last completed iteration: the answer when stopping early.
+    last_iteration: Option<Iteration>,
 }
 
 /// The engine's state machine between the reader, the pool and the output.
@@ -343,6 +345,7 @@ impl<W: Write> Coordinator<W> {
             best_changes: 0,
             stable_iterations: 0,
             last_score: None,
+            last_iteration: None,
         });
         self.pool.set_stagger(self.options.stagger);
         self.pool.start(Job {
@@ -385,11 +388,34 @@ impl<W: Write> Coordinator<W> {
                 a.hold = false;
                 a.ponder = false;
                 self.pool.stop();
-                if a.held.is_some() {
-                    self.finish();
-                }
+                self.finish_early();
             }
         }
+    }
+
+    /// Answers a stopped search at once with the main thread's last completed iteration (what
+    /// its result would be), rather than waiting for every worker to notice the stop flag: on
+    /// an oversubscribed machine that can take a scheduler slice per thread. The workers park
+    /// by themselves; the next search waits for them, and their late result is ignored.
+    fn finish_early(&mut self) {
+        let Some(a) = self.active.as_mut() else {
+            return;
+        };
+        if a.held.is_none() {
+            let Some(it) = a.last_iteration.take() else {
+                // Nothing completed yet: the pool's own answer follows shortly.
+                return;
+            };
+            a.held = Some(SearchResult {
+                best_move: it.pv.first().copied(),
+                ponder: it.pv.get(1).copied(),
+                score: it.score,
+                depth: it.depth,
+                pv: it.pv,
+                nodes: it.nodes,
+            });
+        }
+        self.finish();
     }
 
     fn quit(&mut self) {
@@ -480,6 +506,7 @@ impl<W: Write> Coordinator<W> {
         let score_drop = a.last_score.map_or(0, |s| s - it.score);
         a.last_best = best;
         a.last_score = Some(it.score);
+        a.last_iteration = Some(it.clone());
         a.last_info = Instant::now();
         let line = protocol::format_info(
             dialect,
@@ -517,6 +544,8 @@ impl<W: Write> Coordinator<W> {
         if let (Some(b), false) = (&a.budget, a.ponder) {
             if a.clock_start.elapsed().as_millis() as u64 >= b.hard_ms {
                 self.pool.stop();
+                self.finish_early();
+                return;
             }
         }
         if a.last_info.elapsed() >= Duration::from_millis(1000) {

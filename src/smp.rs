@@ -166,10 +166,12 @@ impl WorkerPool {
         self.shared.state.lock().running > 0
     }
 
-    /// Starts a search; the pool must be idle (call `wait_idle` first).
+    /// Starts a search, first waiting for the workers of a stopped one to park.
     pub fn start(&self, job: Job) {
         let mut state = self.shared.state.lock();
-        debug_assert_eq!(state.running, 0);
+        while state.running > 0 {
+            self.shared.idle.wait(&mut state);
+        }
         self.shared.stop.store(false, Ordering::SeqCst);
         for n in &self.shared.nodes {
             n.store(0, Ordering::Relaxed);

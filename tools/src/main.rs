@@ -1,14 +1,18 @@
 //! `pao-tools`: tools for people who test xiangqi engines, built on Pao's rules library.
 
+mod latency;
+
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: pao-tools judge <FEN|startpos> [moves ...]   rule on a game: ongoing, or the result and why
+       pao-tools latency [--engine PATH] [--threads 1,2,16] [--runs N]   stop-to-bestmove times
        pao-tools help";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("judge") => judge(&args[1..]),
+        Some("latency") => latency::run(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             println!("{USAGE}");
             Ok(())

@@ -1,0 +1,104 @@
+//! `pao-tools latency`: how long an engine takes from `stop` to `bestmove`, at several thread
+//! counts. Each run: `go infinite`, wait a varying moment, send `stop`, time the reply.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+/// Runs the measurement; prints one table row per thread count.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut engine = String::from("target/release/pao");
+    let mut threads = vec![1usize, 2, 16];
+    let mut runs = 20usize;
+    let mut i = 0;
+    while i < args.len() {
+        let value = args
+            .get(i + 1)
+            .ok_or_else(|| format!("{} needs a value", args[i]))?;
+        match args[i].as_str() {
+            "--engine" => engine = value.clone(),
+            "--threads" => {
+                threads = value
+                    .split(',')
+                    .map(|t| {
+                        t.trim()
+                            .parse::<usize>()
+                            .map_err(|_| format!("bad thread count '{t}'"))
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            "--runs" => {
+                runs = value
+                    .parse()
+                    .map_err(|_| format!("bad run count '{value}'"))?
+            }
+            other => return Err(format!("unexpected argument '{other}'")),
+        }
+        i += 2;
+    }
+    println!(
+        "{:>8} {:>6} {:>10} {:>10} {:>10}",
+        "threads", "runs", "median_ms", "p90_ms", "max_ms"
+    );
+    for &t in &threads {
+        let mut samples = measure(&engine, t, runs)?;
+        samples.sort_by(|a, b| a.total_cmp(b));
+        let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+        println!(
+            "{t:>8} {runs:>6} {:>10.2} {:>10.2} {:>10.2}",
+            at(0.5),
+            at(0.9),
+            at(1.0)
+        );
+    }
+    Ok(())
+}
+
+fn measure(engine: &str, threads: usize, runs: usize) -> Result<Vec<f64>, String> {
+    let mut child = Command::new(engine)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start '{engine}': {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut send = |line: &str| writeln!(stdin, "{line}").map_err(|e| format!("engine gone: {e}"));
+    let wait_for = |rx: &Receiver<String>, prefix: &str| -> Result<Instant, String> {
+        loop {
+            let line = rx
+                .recv_timeout(Duration::from_secs(30))
+                .map_err(|_| format!("no '{prefix}' from the engine"))?;
+            if line.starts_with(prefix) {
+                return Ok(Instant::now());
+            }
+        }
+    };
+    send("ucci")?;
+    wait_for(&rx, "ucciok")?;
+    send(&format!("setoption threads {threads}"))?;
+    send("isready")?;
+    wait_for(&rx, "readyok")?;
+    let mut samples = Vec::with_capacity(runs);
+    for run in 0..runs {
+        send("position startpos")?;
+        send("go infinite")?;
+        std::thread::sleep(Duration::from_millis(50 + (run as u64 * 37) % 250));
+        let start = Instant::now();
+        send("stop")?;
+        let end = wait_for(&rx, "bestmove")?;
+        samples.push((end - start).as_secs_f64() * 1000.0);
+    }
+    send("quit")?;
+    let _ = child.wait();
+    Ok(samples)
+}
