@@ -44,11 +44,9 @@ fn side_terms(pos: &Position, us: Color) -> Pair {
         let (f, r) = (s % FILES, s / FILES);
         match pos.board[s] & 7 {
             6 => soldier_files |= 1 << f,
-            4 => {
-                if rook_count < 2 {
-                    rooks[rook_count] = s;
-                    rook_count += 1;
-                }
+            4 if rook_count < 2 => {
+                rooks[rook_count] = s;
+                rook_count += 1;
             }
             3 => {
                 let leaps = &HORSE_MOVES[s];
@@ -61,14 +59,12 @@ fn side_terms(pos: &Position, us: Color) -> Pair {
                 mg += HORSE_MOBILITY.mg * (mobility - 3);
                 eg += HORSE_MOBILITY.eg * (mobility - 3);
             }
-            5 => {
-                // A cannon on the enemy general's file with nothing between: the hollow cannon.
-                if f == egf {
-                    let (lo, hi) = (r.min(egr), r.max(egr));
-                    let between = pos.file_occ[f] & (((1u16 << hi) - 1) & !((2u16 << lo) - 1));
-                    if between == 0 {
-                        mg += HOLLOW_CANNON;
-                    }
+            // A cannon on the enemy general's file with nothing between: the hollow cannon.
+            5 if f == egf => {
+                let (lo, hi) = (r.min(egr), r.max(egr));
+                let between = pos.file_occ[f] & (((1u16 << hi) - 1) & !((2u16 << lo) - 1));
+                if between == 0 {
+                    mg += HOLLOW_CANNON;
                 }
             }
             _ => {}

@@ -78,9 +78,8 @@ pub fn evaluate_lazy(pos: &Position, knowledge: bool, alpha: i32, beta: i32) -> 
     }
     let mut score = taper(sum.mg, sum.eg);
     // A side with nothing that can mate cannot be winning.
-    if score > 0 && cannot_mate(pos, Color::Red) {
-        score /= 16;
-    } else if score < 0 && cannot_mate(pos, Color::Black) {
+    let leader = if score > 0 { Color::Red } else { Color::Black };
+    if score != 0 && cannot_mate(pos, leader) {
         score /= 16;
     }
     sign * score + TEMPO
