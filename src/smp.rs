@@ -266,6 +266,9 @@ fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) ->
         shared.stop.store(true, Ordering::SeqCst);
         r
     } else {
+        // Helpers never stop on their own: the main thread's completion stops them, so they
+        // keep working (and filling the table) while it finishes its last iteration.
+        limits.depth = u32::MAX;
         let first = if stagger { 1 + (index as u32 % 2) } else { 1 };
         searcher.search_from(
             &job.root,
