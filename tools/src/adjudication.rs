@@ -87,7 +87,10 @@ impl ScoreHistory {
     /// True when the last `count` scores of `side` all satisfy `test`.
     fn last_all(&self, side: Color, count: usize, test: impl Fn(i64) -> bool) -> bool {
         let v = &self.by_side[side.index()];
-        v.len() >= count && v[v.len() - count..].iter().all(|s| s.is_some_and(|s| test(s.value())))
+        v.len() >= count
+            && v[v.len() - count..]
+                .iter()
+                .all(|s| s.is_some_and(|s| test(s.value())))
     }
 
     /// The side that should resign under `rule`, if any.
@@ -119,11 +122,18 @@ mod tests {
     fn parses_rules() {
         assert_eq!(
             ResignRule::parse(&words("score=600 count=3")),
-            Ok(ResignRule { score: 600, count: 3 })
+            Ok(ResignRule {
+                score: 600,
+                count: 3
+            })
         );
         assert_eq!(
             DrawRule::parse(&words("count=8 movenumber=40 score=10")),
-            Ok(DrawRule { movenumber: 40, score: 10, count: 8 })
+            Ok(DrawRule {
+                movenumber: 40,
+                score: 10,
+                count: 8
+            })
         );
         assert!(ResignRule::parse(&words("score=600")).is_err());
         assert!(ResignRule::parse(&words("score=x count=1")).is_err());
@@ -132,7 +142,10 @@ mod tests {
 
     #[test]
     fn resign_needs_both_sides_to_agree() {
-        let rule = ResignRule { score: 600, count: 2 };
+        let rule = ResignRule {
+            score: 600,
+            count: 2,
+        };
         let mut h = ScoreHistory::default();
         h.push(Color::Red, Some(Score::Cp(700)));
         h.push(Color::Black, Some(Score::Cp(-650)));
@@ -146,7 +159,11 @@ mod tests {
 
     #[test]
     fn draw_after_move_number() {
-        let rule = DrawRule { movenumber: 3, score: 10, count: 1 };
+        let rule = DrawRule {
+            movenumber: 3,
+            score: 10,
+            count: 1,
+        };
         let mut h = ScoreHistory::default();
         h.push(Color::Red, Some(Score::Cp(5)));
         h.push(Color::Black, Some(Score::Cp(-10)));

@@ -40,7 +40,9 @@ pub fn parse_tc(text: &str) -> Result<Limit, String> {
                 .parse()
                 .map_err(|_| format!("time control '{text}': bad move count '{m}'"))?;
             if m == 0 {
-                return Err(format!("time control '{text}': move count must be positive"));
+                return Err(format!(
+                    "time control '{text}': move count must be positive"
+                ));
             }
             (Some(m), r)
         }

@@ -152,7 +152,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
             },
             "go" => {
                 goes += 1;
-                let act = if goes > f.after { f.behaviour } else { Behaviour::Random };
+                let act = if goes > f.after {
+                    f.behaviour
+                } else {
+                    Behaviour::Random
+                };
                 let legal = pos.legal_moves();
                 match act {
                     Behaviour::Crash => std::process::exit(3),
@@ -161,7 +165,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
                         say("%%% not a protocol line %%%");
                         say("bestmove zz99");
                     }
-                    Behaviour::NoBestMove => say(if f.uci { "bestmove (none)" } else { "nobestmove" }),
+                    Behaviour::NoBestMove => say(if f.uci {
+                        "bestmove (none)"
+                    } else {
+                        "nobestmove"
+                    }),
                     Behaviour::Illegal => {
                         // A well-formed move that is not legal here: the first such square pair.
                         let bad = pao::board::Square::all()
@@ -177,7 +185,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
                             std::thread::sleep(std::time::Duration::from_millis(f.delay_ms));
                         }
                         if legal.is_empty() {
-                            say(if f.uci { "bestmove (none)" } else { "nobestmove" });
+                            say(if f.uci {
+                                "bestmove (none)"
+                            } else {
+                                "nobestmove"
+                            });
                         } else {
                             let m = legal[(mix(pos.key() ^ f.seed) % legal.len() as u64) as usize];
                             let score = (mix(pos.key()) % 41) as i64 - 20;
@@ -185,7 +197,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
                             if f.uci {
                                 say(&format!("info depth 1 score cp {score} nodes 1 pv {text}"));
                             } else {
-                                say(&format!("info depth 1 score {score} time 0 nodes 1 pv {text}"));
+                                say(&format!(
+                                    "info depth 1 score {score} time 0 nodes 1 pv {text}"
+                                ));
                             }
                             say(&format!("bestmove {text}"));
                         }

@@ -106,7 +106,8 @@ pub fn play_game(
     let mut players: Vec<Player> = Vec::with_capacity(2);
     for (color, (spec, proto)) in [(Color::Red, red), (Color::Black, black)] {
         match Player::start(spec, proto, hs).and_then(|mut p| {
-            p.new_game(hs).map_err(|e| format!("{} newgame: {e}", spec.name))?;
+            p.new_game(hs)
+                .map_err(|e| format!("{} newgame: {e}", spec.name))?;
             Ok(p)
         }) {
             Ok(p) => players.push(p),
@@ -166,7 +167,11 @@ fn run(
             return Ok((Outcome::Draw, format!("{} plies played", cfg.max_plies)));
         }
         let side = pos.side_to_move();
-        let name = if side == Color::Red { &record.red } else { &record.black };
+        let name = if side == Color::Red {
+            &record.red
+        } else {
+            &record.black
+        };
         let loss = |why: String| Ok((Outcome::loss_for(side), format!("{why} by {name}")));
         let player = &mut players[side.index()];
         let (go, budget_ms, timed) = match (&clocks, cfg.limit.clone()) {
@@ -178,7 +183,11 @@ fn run(
                     opp,
                     red_to_move: side == Color::Red,
                 };
-                (go_line(player.proto, limit, player.millisec()), own.deadline_ms(cfg.margin_ms), true)
+                (
+                    go_line(player.proto, limit, player.millisec()),
+                    own.deadline_ms(cfg.margin_ms),
+                    true,
+                )
             }
             (None, Limit::MoveTime(ms)) => (
                 go_line(player.proto, GoLimit::MoveTime(ms), player.millisec()),
@@ -197,7 +206,13 @@ fn run(
             ),
             (None, Limit::Clock { .. }) => unreachable!("clocks exist for a clock limit"),
         };
-        let position = position_line(player.proto, player.rank_base, &start_fen, &irreversible, &all_moves);
+        let position = position_line(
+            player.proto,
+            player.rank_base,
+            &start_fen,
+            &irreversible,
+            &all_moves,
+        );
         let started = Instant::now();
         let reply = player.think(&position, &go, started + Duration::from_millis(budget_ms));
         let used_ms = started.elapsed().as_millis() as u64;
@@ -242,7 +257,10 @@ fn run(
         scores.push(side, info.score);
         if let Some(rule) = &cfg.resign {
             if let Some(loser) = scores.resign(rule) {
-                return Ok((Outcome::loss_for(loser), "adjudication: resign by scores".into()));
+                return Ok((
+                    Outcome::loss_for(loser),
+                    "adjudication: resign by scores".into(),
+                ));
             }
         }
         if let Some(rule) = &cfg.draw {

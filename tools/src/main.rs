@@ -49,7 +49,9 @@ const COMMANDS: &[Command] = &[
     Command {
         name: "fake-engine",
         summary: "scripted engine for tests",
-        usage: || "pao-tools fake-engine --proto ucci|uci [--behaviour random|illegal|crash|hang|garbage|nobestmove|slow] [--after N] [--delay-ms MS] [--seed S] [--variant] [--no-millisec]".to_string(),
+        usage: || {
+            "pao-tools fake-engine --proto ucci|uci [--behaviour random|illegal|crash|hang|garbage|nobestmove|slow] [--after N] [--delay-ms MS] [--seed S] [--variant] [--no-millisec]".to_string()
+        },
         run: fake_engine::run,
         hidden: true,
     },

@@ -116,7 +116,9 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                 cfg.game.move_timeout_ms =
                     parse_seconds(&one(args, &mut i)?).map_err(|e| format!("{flag}: {e}"))?
             }
-            "--handshake-timeout" => cfg.game.handshake_timeout_ms = number(flag, &one(args, &mut i)?)?,
+            "--handshake-timeout" => {
+                cfg.game.handshake_timeout_ms = number(flag, &one(args, &mut i)?)?
+            }
             "--maxplies" => cfg.game.max_plies = number(flag, &one(args, &mut i)?)?,
             "--concurrency" => cfg.concurrency = number(flag, &one(args, &mut i)?)?,
             "--pgnout" => cfg.pgnout = Some(one(args, &mut i)?),
@@ -125,7 +127,11 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             "--sprt" => cfg.sprt = Some(Sprt::parse(&words(args, &mut i))?),
             "--resign" => cfg.game.resign = Some(ResignRule::parse(&words(args, &mut i))?),
             "--draw" => cfg.game.draw = Some(DrawRule::parse(&words(args, &mut i))?),
-            _ => return Err(format!("match: unknown argument '{flag}' (see pao-tools help match)")),
+            _ => {
+                return Err(format!(
+                    "match: unknown argument '{flag}' (see pao-tools help match)"
+                ))
+            }
         }
         i += 1;
     }
@@ -173,15 +179,28 @@ mod tests {
         .unwrap();
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.engines[1].name, "y");
-        assert_eq!(c.engines[0].options, vec![("Hash".to_string(), "16".to_string())]);
+        assert_eq!(
+            c.engines[0].options,
+            vec![("Hash".to_string(), "16".to_string())]
+        );
         assert!(c.gauntlet);
         assert_eq!((c.games, c.concurrency, c.game.margin_ms), (4, 2, 20));
         assert_eq!(
             c.game.limit,
-            Limit::Clock { moves: Some(40), base_ms: 60_000, inc_ms: 500 }
+            Limit::Clock {
+                moves: Some(40),
+                base_ms: 60_000,
+                inc_ms: 500
+            }
         );
         assert_eq!(c.sprt.map(|s| s.elo1), Some(10.0));
-        assert_eq!(c.game.resign, Some(ResignRule { score: 600, count: 3 }));
+        assert_eq!(
+            c.game.resign,
+            Some(ResignRule {
+                score: 600,
+                count: 3
+            })
+        );
         assert_eq!(c.openings.len(), crate::openings::BUILTIN.len());
         assert_eq!(c.resume.as_deref(), Some("r.tsv"));
     }

@@ -35,7 +35,7 @@ pub struct Opening {
 
 impl Opening {
     /// True when the game starts from the standard start position.
-    pub fn from_startpos(&self) -> bool {
+    pub fn is_startpos(&self) -> bool {
         same_fen(&self.fen, START_FEN)
     }
 
@@ -106,8 +106,8 @@ pub fn parse_file(text: &str) -> Result<Vec<Opening>, String> {
 pub fn load(path: Option<&str>) -> Result<Vec<Opening>, String> {
     match path {
         Some(p) => {
-            let text =
-                std::fs::read_to_string(p).map_err(|e| format!("cannot read openings '{p}': {e}"))?;
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read openings '{p}': {e}"))?;
             parse_file(&text).map_err(|e| format!("{p}: {e}"))
         }
         None => BUILTIN.iter().map(|l| parse_line(l)).collect(),
@@ -123,7 +123,7 @@ mod tests {
         let all = load(None).unwrap();
         assert_eq!(all.len(), BUILTIN.len());
         for (o, text) in all.iter().zip(BUILTIN) {
-            assert!(o.from_startpos());
+            assert!(o.is_startpos());
             assert_eq!(o.moves.len(), text.split_whitespace().count());
             assert!(o.position().is_ok());
         }
@@ -139,7 +139,7 @@ mod tests {
         let got = parse_file(text).unwrap();
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].moves.len(), 2);
-        assert!(!got[1].from_startpos());
+        assert!(!got[1].is_startpos());
         assert_eq!(got[1].moves[0].to_string(), "e3e4");
         let err = parse_file("h2e2 h2e3\n").unwrap_err();
         assert!(err.starts_with("line 1: illegal move 'h2e3'"), "{err}");

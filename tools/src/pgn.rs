@@ -25,7 +25,10 @@ fn iccs(m: Move) -> String {
 pub fn format_game(rec: &GameRecord, header: &PgnHeader) -> String {
     let mut out = String::new();
     let mut tag = |k: &str, v: &str| {
-        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
+        out.push_str(&format!(
+            "[{k} \"{}\"]\n",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
     };
     tag("Game", "Chinese Chess");
     tag("Event", &header.event);
@@ -35,11 +38,14 @@ pub fn format_game(rec: &GameRecord, header: &PgnHeader) -> String {
     tag("Red", &rec.red);
     tag("Black", &rec.black);
     tag("Result", rec.outcome.pgn());
-    if !rec.opening.from_startpos() {
+    if !rec.opening.is_startpos() {
         tag("FEN", &rec.opening.fen);
     }
     tag("Format", "ICCS");
-    tag("PlyCount", &(rec.opening.moves.len() + rec.moves.len()).to_string());
+    tag(
+        "PlyCount",
+        &(rec.opening.moves.len() + rec.moves.len()).to_string(),
+    );
     tag("Termination", &rec.reason);
     out.push('\n');
 
@@ -50,7 +56,11 @@ pub fn format_game(rec: &GameRecord, header: &PgnHeader) -> String {
     };
     let mut tokens: Vec<String> = Vec::new();
     let book = rec.opening.moves.iter().map(|&m| (m, None));
-    let played = rec.moves.iter().zip(&rec.comments).map(|(&m, c)| (m, Some(c)));
+    let played = rec
+        .moves
+        .iter()
+        .zip(&rec.comments)
+        .map(|(&m, c)| (m, Some(c)));
     for (i, (m, note)) in book.chain(played).enumerate() {
         if side == Color::Red {
             tokens.push(format!("{number}."));
@@ -111,7 +121,11 @@ mod tests {
             black: "Fake \"X\"".into(),
             opening,
             moves: moves(pao::board::START_FEN, 2, "h2e2 h9g7 h0g2 i9h9 i0h0"),
-            comments: vec!["+0.25/12 0.512s".into(), "-0.10/11 1.000s".into(), String::new()],
+            comments: vec![
+                "+0.25/12 0.512s".into(),
+                "-0.10/11 1.000s".into(),
+                String::new(),
+            ],
             outcome: Outcome::RedWins,
             reason: "illegal move 'a0a0' by Fake".into(),
         };
@@ -152,9 +166,16 @@ mod tests {
             outcome: Outcome::Draw,
             reason: "r".into(),
         };
-        let h = PgnHeader { event: "e".into(), date: "d".into(), round: 1 };
+        let h = PgnHeader {
+            event: "e".into(),
+            date: "d".into(),
+            round: 1,
+        };
         let text = format_game(&rec, &h);
         assert!(text.contains("[FEN \"3k5/9/9/9/9/9/4P4/9/9/4K4 b - - 0 7\"]\n"));
-        assert!(text.ends_with("\n7... D9-D8 8. E3-E4 {r} 1/2-1/2\n\n"), "{text}");
+        assert!(
+            text.ends_with("\n7... D9-D8 8. E3-E4 {r} 1/2-1/2\n\n"),
+            "{text}"
+        );
     }
 }

@@ -54,7 +54,8 @@ impl Player {
     pub fn start(spec: &EngineSpec, proto: Protocol, timeout: Duration) -> Result<Player, String> {
         let mut process = spawn(spec)?;
         let fail = |what: &str, e: EngineError| format!("{} {what}: {e}", spec.name);
-        let hs = protocol::handshake(&mut process, proto, timeout).map_err(|e| fail("handshake", e))?;
+        let hs =
+            protocol::handshake(&mut process, proto, timeout).map_err(|e| fail("handshake", e))?;
         let mut lines = Vec::new();
         if proto == Protocol::Ucci && hs.millisec {
             lines.push(proto.setoption("usemillisec", "true"));

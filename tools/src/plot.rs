@@ -3,6 +3,9 @@
 use crate::scaling::Point;
 use plotters::prelude::*;
 
+/// A plotted series: legend label, colour, and the value it takes from a point.
+type Series = (&'static str, RGBColor, fn(&Point) -> f64);
+
 /// Draws the chart to `path`.
 pub fn speedup_svg(points: &[Point], title: &str, path: &str) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("cannot draw '{path}': {e}");
@@ -27,23 +30,32 @@ pub fn speedup_svg(points: &[Point], title: &str, path: &str) -> Result<(), Stri
         .draw()
         .map_err(|e| err(&e))?;
     chart
-        .draw_series(LineSeries::new([(1.0, 1.0), (max_t, max_t)], BLACK.stroke_width(1)))
+        .draw_series(LineSeries::new(
+            [(1.0, 1.0), (max_t, max_t)],
+            BLACK.stroke_width(1),
+        ))
         .map_err(|e| err(&e))?
         .label("ideal")
         .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLACK));
-    let series: [(&str, RGBColor, fn(&Point) -> f64); 2] = [
+    let series: [Series; 2] = [
         ("NPS", BLUE, |p| p.nps_speedup),
         ("time to depth", RED, |p| p.ttd_speedup),
     ];
     for (label, color, value) in series {
-        let data: Vec<(f64, f64)> = points.iter().map(|p| (p.threads as f64, value(p))).collect();
+        let data: Vec<(f64, f64)> = points
+            .iter()
+            .map(|p| (p.threads as f64, value(p)))
+            .collect();
         chart
             .draw_series(LineSeries::new(data.clone(), color.stroke_width(2)))
             .map_err(|e| err(&e))?
             .label(label)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
         chart
-            .draw_series(data.into_iter().map(|xy| Circle::new(xy, 4, color.filled())))
+            .draw_series(
+                data.into_iter()
+                    .map(|xy| Circle::new(xy, 4, color.filled())),
+            )
             .map_err(|e| err(&e))?;
     }
     chart

@@ -110,7 +110,11 @@ impl Score {
         match self {
             Score::Cp(c) => {
                 let sign = if c < 0 { '-' } else { '+' };
-                format!("{sign}{}.{:02}", c.unsigned_abs() / 100, c.unsigned_abs() % 100)
+                format!(
+                    "{sign}{}.{:02}",
+                    c.unsigned_abs() / 100,
+                    c.unsigned_abs() % 100
+                )
             }
             Score::Mate(m) => format!("{}M{}", if m < 0 { '-' } else { '+' }, m.unsigned_abs()),
         }
@@ -221,21 +225,22 @@ pub fn go_line(proto: Protocol, limit: GoLimit, millisec: bool) -> String {
         (_, GoLimit::Nodes(n)) => format!("go nodes {n}"),
         (Protocol::Uci, GoLimit::MoveTime(m)) => format!("go movetime {m}"),
         (Protocol::Ucci, GoLimit::MoveTime(m)) => format!("go time {} movestogo 1", t(m)),
-        (Protocol::Ucci, GoLimit::Clocks { own, opp, .. }) => match (own.moves_to_go, opp.moves_to_go)
-        {
-            (Some(m), Some(om)) => format!(
-                "go time {} movestogo {m} opptime {} oppmovestogo {om}",
-                t(ms(own)),
-                t(ms(opp))
-            ),
-            _ => format!(
-                "go time {} increment {} opptime {} oppincrement {}",
-                t(ms(own)),
-                t(own.increment_ms()),
-                t(ms(opp)),
-                t(opp.increment_ms())
-            ),
-        },
+        (Protocol::Ucci, GoLimit::Clocks { own, opp, .. }) => {
+            match (own.moves_to_go, opp.moves_to_go) {
+                (Some(m), Some(om)) => format!(
+                    "go time {} movestogo {m} opptime {} oppmovestogo {om}",
+                    t(ms(own)),
+                    t(ms(opp))
+                ),
+                _ => format!(
+                    "go time {} increment {} opptime {} oppincrement {}",
+                    t(ms(own)),
+                    t(own.increment_ms()),
+                    t(ms(opp)),
+                    t(opp.increment_ms())
+                ),
+            }
+        }
         (
             Protocol::Uci,
             GoLimit::Clocks {
@@ -267,10 +272,28 @@ mod tests {
     #[test]
     fn info_lines() {
         let mut i = Info::default();
-        parse_info("info depth 7 score 35 time 10 nodes 100 pv h2e2 h9g7", &mut i);
-        assert_eq!(i, Info { score: Some(Score::Cp(35)), depth: Some(7) });
-        parse_info("info depth 8 seldepth 12 score cp -120 nodes 5 pv h2e2", &mut i);
-        assert_eq!(i, Info { score: Some(Score::Cp(-120)), depth: Some(8) });
+        parse_info(
+            "info depth 7 score 35 time 10 nodes 100 pv h2e2 h9g7",
+            &mut i,
+        );
+        assert_eq!(
+            i,
+            Info {
+                score: Some(Score::Cp(35)),
+                depth: Some(7)
+            }
+        );
+        parse_info(
+            "info depth 8 seldepth 12 score cp -120 nodes 5 pv h2e2",
+            &mut i,
+        );
+        assert_eq!(
+            i,
+            Info {
+                score: Some(Score::Cp(-120)),
+                depth: Some(8)
+            }
+        );
         parse_info("info depth 9 score mate -3 pv a0a1", &mut i);
         assert_eq!(i.score, Some(Score::Mate(-3)));
         parse_info("info string depth 99 score 5", &mut i);
@@ -283,7 +306,10 @@ mod tests {
 
     #[test]
     fn bestmove_lines() {
-        assert_eq!(parse_bestmove("bestmove h2e2 ponder h9g7"), Some(BestMove::Move("h2e2".into())));
+        assert_eq!(
+            parse_bestmove("bestmove h2e2 ponder h9g7"),
+            Some(BestMove::Move("h2e2".into()))
+        );
         assert_eq!(parse_bestmove("nobestmove"), Some(BestMove::None));
         assert_eq!(parse_bestmove("bestmove (none)"), Some(BestMove::None));
         assert_eq!(parse_bestmove("info depth 1"), None);
@@ -294,7 +320,11 @@ mod tests {
         let own = Clock::new(None, 10_000, 100);
         let mut opp = Clock::new(None, 10_000, 100);
         opp.remaining_ms = 9_500;
-        let clocks = GoLimit::Clocks { own: &own, opp: &opp, red_to_move: false };
+        let clocks = GoLimit::Clocks {
+            own: &own,
+            opp: &opp,
+            red_to_move: false,
+        };
         assert_eq!(
             go_line(Protocol::Ucci, clocks, true),
             "go time 10000 increment 100 opptime 9500 oppincrement 100"
@@ -308,7 +338,11 @@ mod tests {
             "go wtime 9500 btime 10000 winc 100 binc 100"
         );
         let p = Clock::new(Some(40), 60_000, 0);
-        let periods = GoLimit::Clocks { own: &p, opp: &p, red_to_move: true };
+        let periods = GoLimit::Clocks {
+            own: &p,
+            opp: &p,
+            red_to_move: true,
+        };
         assert_eq!(
             go_line(Protocol::Ucci, periods, true),
             "go time 60000 movestogo 40 opptime 60000 oppmovestogo 40"
@@ -317,11 +351,29 @@ mod tests {
             go_line(Protocol::Uci, periods, true),
             "go wtime 60000 btime 60000 winc 0 binc 0 movestogo 40"
         );
-        assert_eq!(go_line(Protocol::Ucci, GoLimit::MoveTime(200), true), "go time 200 movestogo 1");
-        assert_eq!(go_line(Protocol::Uci, GoLimit::MoveTime(200), true), "go movetime 200");
-        assert_eq!(go_line(Protocol::Uci, GoLimit::Depth(5), true), "go depth 5");
-        assert_eq!(go_line(Protocol::Ucci, GoLimit::Nodes(1000), true), "go nodes 1000");
-        assert_eq!(Protocol::Ucci.setoption("hashsize", "64"), "setoption hashsize 64");
-        assert_eq!(Protocol::Uci.setoption("Hash", "64"), "setoption name Hash value 64");
+        assert_eq!(
+            go_line(Protocol::Ucci, GoLimit::MoveTime(200), true),
+            "go time 200 movestogo 1"
+        );
+        assert_eq!(
+            go_line(Protocol::Uci, GoLimit::MoveTime(200), true),
+            "go movetime 200"
+        );
+        assert_eq!(
+            go_line(Protocol::Uci, GoLimit::Depth(5), true),
+            "go depth 5"
+        );
+        assert_eq!(
+            go_line(Protocol::Ucci, GoLimit::Nodes(1000), true),
+            "go nodes 1000"
+        );
+        assert_eq!(
+            Protocol::Ucci.setoption("hashsize", "64"),
+            "setoption hashsize 64"
+        );
+        assert_eq!(
+            Protocol::Uci.setoption("Hash", "64"),
+            "setoption name Hash value 64"
+        );
     }
 }

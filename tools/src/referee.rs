@@ -240,7 +240,10 @@ mod tests {
     #[test]
     fn insufficient_material() {
         let r = ruling("3ak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w - - 0 1", "");
-        assert_eq!(r, Some((Outcome::Draw, "insufficient material".to_string())));
+        assert_eq!(
+            r,
+            Some((Outcome::Draw, "insufficient material".to_string()))
+        );
         // One soldier left is enough to play on.
         assert_eq!(ruling("3k5/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1", ""), None);
     }

@@ -36,7 +36,10 @@ pub fn summarize(engines: usize, jobs: &[Job], results: &BTreeMap<usize, GameRes
                 _ => t.draws += 1,
             }
             if engine == 0 {
-                halves.entry((job.pairing, job.pair)).or_default().push(points);
+                halves
+                    .entry((job.pairing, job.pair))
+                    .or_default()
+                    .push(points);
             }
         }
     }
@@ -52,9 +55,9 @@ pub fn summarize(engines: usize, jobs: &[Job], results: &BTreeMap<usize, GameRes
 fn elo_text(e: Option<EloEstimate>) -> String {
     match e {
         Some(e) if e.elo.is_finite() && e.margin.is_finite() => {
-            format!("{:+.1} +/- {:.1}", e.elo, e.margin)
+            format!("{:+.1} +/- {:.1}", e.elo + 0.0, e.margin)
         }
-        Some(e) if e.elo.is_finite() => format!("{:+.1} +/- inf", e.elo),
+        Some(e) if e.elo.is_finite() => format!("{:+.1} +/- inf", e.elo + 0.0),
         Some(e) => format!("{}inf", if e.elo > 0.0 { '+' } else { '-' }),
         None => "-".to_string(),
     }
@@ -75,7 +78,11 @@ pub fn table(names: &[String], s: &Summary) -> String {
             t.points() / t.games() as f64
         }
     };
-    order.sort_by(|&a, &b| pct(&s.per_engine[b]).total_cmp(&pct(&s.per_engine[a])).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| {
+        pct(&s.per_engine[b])
+            .total_cmp(&pct(&s.per_engine[a]))
+            .then(a.cmp(&b))
+    });
     for i in order {
         let t = &s.per_engine[i];
         out.push_str(&format!(
@@ -118,7 +125,10 @@ pub fn head_to_head(names: &[String], s: &Summary) -> String {
         p.pairs(),
         p.counts
     ));
-    out.push_str(&format!("elo (pairs, pentanomial): {}\n", elo_text(p.elo())));
+    out.push_str(&format!(
+        "elo (pairs, pentanomial): {}\n",
+        elo_text(p.elo())
+    ));
     out
 }
 
@@ -182,8 +192,22 @@ mod tests {
             .map(|(i, &o)| result(i, &jobs, &names, o))
             .collect();
         let s = summarize(2, &jobs, &results);
-        assert_eq!(s.first, Trinomial { wins: 3, losses: 1, draws: 1 });
-        assert_eq!(s.per_engine[1], Trinomial { wins: 1, losses: 3, draws: 1 });
+        assert_eq!(
+            s.first,
+            Trinomial {
+                wins: 3,
+                losses: 1,
+                draws: 1
+            }
+        );
+        assert_eq!(
+            s.per_engine[1],
+            Trinomial {
+                wins: 1,
+                losses: 3,
+                draws: 1
+            }
+        );
         assert_eq!(s.pairs.counts, [0, 0, 1, 1, 0]);
         let t = table(&names, &s);
         assert_eq!(
@@ -195,9 +219,17 @@ mod tests {
         let h = head_to_head(&names, &s);
         assert!(h.starts_with("A vs Bee: +3 -1 =1  score 3.5/5\n"), "{h}");
         assert!(h.contains("over 2 pairs: [0, 0, 1, 1, 0]\n"), "{h}");
-        let sprt = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 };
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
         let (_, d, text) = sprt_status(&sprt, &s);
         assert_eq!(d, SprtDecision::Continue);
-        assert!(text.contains("(pentanomial) bounds [-2.944, 2.944]: undecided"), "{text}");
+        assert!(
+            text.contains("(pentanomial) bounds [-2.944, 2.944]: undecided"),
+            "{text}"
+        );
     }
 }

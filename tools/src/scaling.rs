@@ -128,7 +128,8 @@ pub fn csv(points: &[Point], cores: usize) -> String {
 /// A note when some thread counts exceed the machine's cores.
 pub fn oversubscription_note(points: &[Point], cores: usize) -> Option<String> {
     let max = points.iter().map(|p| p.threads).max()?;
-    (max > cores).then(|| format!("only {cores} cores: points above {cores} threads are oversubscribed"))
+    (max > cores)
+        .then(|| format!("only {cores} cores: points above {cores} threads are oversubscribed"))
 }
 
 /// The text table.
@@ -146,7 +147,11 @@ pub fn table(points: &[Point], cores: usize) -> String {
             p.run.nps,
             p.nps_speedup,
             p.ttd_speedup,
-            if p.threads > cores { "  (more threads than cores)" } else { "" }
+            if p.threads > cores {
+                "  (more threads than cores)"
+            } else {
+                ""
+            }
         ));
     }
     if let Some(n) = oversubscription_note(points, cores) {
@@ -158,16 +163,21 @@ pub fn table(points: &[Point], cores: usize) -> String {
 
 fn run_bench(engine: &str, threads: usize, depth: u32) -> Result<BenchRun, String> {
     let out = Command::new(engine)
-        .args(["bench", "--threads", &threads.to_string(), "--depth", &depth.to_string()])
+        .args([
+            "bench",
+            "--threads",
+            &threads.to_string(),
+            "--depth",
+            &depth.to_string(),
+        ])
         .output()
         .map_err(|e| format!("cannot run '{engine}': {e}"))?;
     let text = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() {
         return Err(format!("'{engine} bench' failed with {}", out.status));
     }
-    parse_bench_output(&text).ok_or_else(|| {
-        format!("'{engine} bench' printed no 'bench: nodes N time_ms T nps P' line")
-    })
+    parse_bench_output(&text)
+        .ok_or_else(|| format!("'{engine} bench' printed no 'bench: nodes N time_ms T nps P' line"))
 }
 
 fn default_engine() -> String {
@@ -192,7 +202,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
             .get(i + 1)
             .cloned()
             .ok_or_else(|| format!("{flag} needs a value"))?;
-        let num = |v: &str| v.parse::<usize>().map_err(|_| format!("{flag}: bad number '{v}'"));
+        let num = |v: &str| {
+            v.parse::<usize>()
+                .map_err(|_| format!("{flag}: bad number '{v}'"))
+        };
         match flag {
             "--engine" => engine = value,
             "--depth" => depth = num(&value)? as u32,
@@ -231,7 +244,8 @@ pub fn write_outputs(
     csv_path: &str,
     svg_path: &str,
 ) -> Result<(), String> {
-    std::fs::write(csv_path, csv(pts, cores)).map_err(|e| format!("cannot write '{csv_path}': {e}"))?;
+    std::fs::write(csv_path, csv(pts, cores))
+        .map_err(|e| format!("cannot write '{csv_path}': {e}"))?;
     let mut title = format!("pao thread scaling, bench depth {depth}");
     if oversubscription_note(pts, cores).is_some() {
         title.push_str(&format!(" (machine has only {cores} cores)"));
@@ -244,13 +258,20 @@ mod tests {
     use super::*;
 
     fn run(nodes: u64, time_ms: u64, nps: u64) -> BenchRun {
-        BenchRun { nodes, time_ms, nps }
+        BenchRun {
+            nodes,
+            time_ms,
+            nps,
+        }
     }
 
     #[test]
     fn parses_the_bench_line() {
         let out = "info string x\nbench: nodes 12 time_ms 3 nps 4000\nbench: nodes 1234567 time_ms 890 nps 1387154\n";
-        assert_eq!(parse_bench_output(out), Some(run(1_234_567, 890, 1_387_154)));
+        assert_eq!(
+            parse_bench_output(out),
+            Some(run(1_234_567, 890, 1_387_154))
+        );
         assert_eq!(parse_bench_output("bench: nodes x time_ms 1 nps 1\n"), None);
         assert_eq!(parse_bench_output("Nodes searched: 5\n"), None);
         assert_eq!(thread_counts(1), vec![1]);
@@ -260,7 +281,14 @@ mod tests {
 
     fn synthetic() -> Vec<Point> {
         points(&[
-            (1, vec![run(1000, 1000, 1000), run(1000, 1200, 900), run(1000, 1100, 950)]),
+            (
+                1,
+                vec![
+                    run(1000, 1000, 1000),
+                    run(1000, 1200, 900),
+                    run(1000, 1100, 950),
+                ],
+            ),
             (2, vec![run(1500, 600, 1900), run(1500, 500, 1800)]),
             (4, vec![run(2600, 400, 3300)]),
         ])
@@ -278,7 +306,10 @@ mod tests {
         );
         let t = table(&pts, 2);
         assert!(t.contains("      4         2600       400        3300     3.47     2.75  (more threads than cores)\n"), "{t}");
-        assert!(t.ends_with("only 2 cores: points above 2 threads are oversubscribed\n"), "{t}");
+        assert!(
+            t.ends_with("only 2 cores: points above 2 threads are oversubscribed\n"),
+            "{t}"
+        );
         assert_eq!(oversubscription_note(&pts, 4), None);
     }
 
@@ -289,10 +320,20 @@ mod tests {
         let csv_path = dir.join("s.csv").to_string_lossy().into_owned();
         let svg_path = dir.join("s.svg").to_string_lossy().into_owned();
         write_outputs(&synthetic(), 2, 9, &csv_path, &svg_path).unwrap();
-        assert_eq!(std::fs::read_to_string(&csv_path).unwrap(), csv(&synthetic(), 2));
+        assert_eq!(
+            std::fs::read_to_string(&csv_path).unwrap(),
+            csv(&synthetic(), 2)
+        );
         let svg = std::fs::read_to_string(&svg_path).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
-        for label in ["threads", "speed-up", "ideal", "NPS", "time to depth", "only 2 cores"] {
+        for label in [
+            "threads",
+            "speed-up",
+            "ideal",
+            "NPS",
+            "time to depth",
+            "only 2 cores",
+        ] {
             assert!(svg.contains(label), "missing {label}");
         }
         std::fs::remove_dir_all(&dir).unwrap();

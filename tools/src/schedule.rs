@@ -60,11 +60,19 @@ mod tests {
         assert_eq!(pairings(3, false), vec![(0, 1), (0, 2), (1, 2)]);
         assert_eq!(pairings(3, true), vec![(0, 1), (0, 2)]);
         let s = schedule(2, false, 5, 2);
-        let view: Vec<(usize, usize, usize, usize)> =
-            s.iter().map(|j| (j.red, j.black, j.opening, j.pair)).collect();
+        let view: Vec<(usize, usize, usize, usize)> = s
+            .iter()
+            .map(|j| (j.red, j.black, j.opening, j.pair))
+            .collect();
         assert_eq!(
             view,
-            vec![(0, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1), (1, 0, 1, 1), (0, 1, 0, 2)]
+            vec![
+                (0, 1, 0, 0),
+                (1, 0, 0, 0),
+                (0, 1, 1, 1),
+                (1, 0, 1, 1),
+                (0, 1, 0, 2)
+            ]
         );
         let g = schedule(3, true, 2, 10);
         assert_eq!(g.len(), 4);

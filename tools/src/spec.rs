@@ -114,7 +114,9 @@ mod tests {
         let each = words("option.hashsize=16 proto=ucci");
         let s = parse_engine(
             &each,
-            &words("cmd=/bin/pao arg=-x arg=y option.hashsize=64 option.threads=2 rankbase=1 dir=/tmp"),
+            &words(
+                "cmd=/bin/pao arg=-x arg=y option.hashsize=64 option.threads=2 rankbase=1 dir=/tmp",
+            ),
         )
         .unwrap();
         assert_eq!(s.name, "pao");

@@ -42,14 +42,19 @@ pub fn format_line(r: &GameResult) -> String {
 fn parse_line(line: &str) -> Result<GameResult, String> {
     let f: Vec<&str> = line.split('\t').collect();
     if f.len() != 6 {
-        return Err(format!("expected 6 tab-separated fields, found {}", f.len()));
+        return Err(format!(
+            "expected 6 tab-separated fields, found {}",
+            f.len()
+        ));
     }
     Ok(GameResult {
         index: f[0].parse().map_err(|_| format!("bad index '{}'", f[0]))?,
         red: f[1].to_string(),
         black: f[2].to_string(),
         outcome: Outcome::from_pgn(f[3]).ok_or_else(|| format!("bad result '{}'", f[3]))?,
-        plies: f[4].parse().map_err(|_| format!("bad ply count '{}'", f[4]))?,
+        plies: f[4]
+            .parse()
+            .map_err(|_| format!("bad ply count '{}'", f[4]))?,
         reason: f[5].to_string(),
     })
 }
@@ -91,14 +96,23 @@ pub fn parse(
     Ok(out)
 }
 
-/// Loads the results file if it exists.
+/// Loads the results file if it exists, cutting off a torn last line (a run killed while
+/// writing) so that new results start on a line of their own.
 pub fn load(
     path: &str,
     jobs: &[Job],
     names: &[String],
 ) -> Result<BTreeMap<usize, GameResult>, String> {
     match std::fs::read_to_string(path) {
-        Ok(text) => parse(&text, jobs, names).map_err(|e| format!("{path}: {e}")),
+        Ok(text) => {
+            let results = parse(&text, jobs, names).map_err(|e| format!("{path}: {e}"))?;
+            if !text.is_empty() && !text.ends_with('\n') {
+                let keep = text.rfind('\n').map(|i| i + 1).unwrap_or(0);
+                std::fs::write(path, &text[..keep])
+                    .map_err(|e| format!("cannot repair '{path}': {e}"))?;
+            }
+            Ok(results)
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
         Err(e) => Err(format!("cannot read '{path}': {e}")),
     }
@@ -118,7 +132,9 @@ pub fn append(path: &str, text: &str) -> Result<(), String> {
 
 /// Appends one result, writing the header first when the file is new or empty.
 pub fn append_result(path: &str, r: &GameResult) -> Result<(), String> {
-    let fresh = std::fs::metadata(path).map(|m| m.len() == 0).unwrap_or(true);
+    let fresh = std::fs::metadata(path)
+        .map(|m| m.len() == 0)
+        .unwrap_or(true);
     let mut text = String::new();
     if fresh {
         text.push_str(HEADER);

@@ -254,7 +254,11 @@ mod tests {
         let e = t.elo().unwrap();
         assert!(close(e.score, 0.7, 1e-12));
         assert!(close(e.elo, 147.190_714_117_837_76, 1e-9));
-        assert!(close(e.margin, 95.138_954_258_166_85, 1e-9), "margin {}", e.margin);
+        assert!(
+            close(e.margin, 95.138_954_258_166_85, 1e-9),
+            "margin {}",
+            e.margin
+        );
         assert_eq!(Trinomial::default().elo(), None);
     }
 
@@ -272,7 +276,11 @@ mod tests {
         // Pair scores 1, .75, .5, .5, .25: mean 0.6, variance 0.065, stderr 0.1140175.
         assert!(close(e.score, 0.6, 1e-12));
         assert!(close(e.elo, 70.436_503_622_272_47, 1e-9));
-        assert!(close(e.margin, 177.569_315_417_372_3, 1e-9), "margin {}", e.margin);
+        assert!(
+            close(e.margin, 177.569_315_417_372_3, 1e-9),
+            "margin {}",
+            e.margin
+        );
     }
 
     #[test]

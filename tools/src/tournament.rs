@@ -71,7 +71,9 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     for (i, n) in names.iter().enumerate() {
         if names[..i].contains(n) {
-            return Err(format!("two engines are named '{n}': give each a distinct name="));
+            return Err(format!(
+                "two engines are named '{n}': give each a distinct name="
+            ));
         }
     }
     if names.len() < 2 {
@@ -89,7 +91,11 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     }
     let progress = Progress::new(jobs.len() as u64, results.len() as u64);
     if !results.is_empty() {
-        progress.println(&format!("resuming: {} of {} games already played", results.len(), jobs.len()));
+        progress.println(&format!(
+            "resuming: {} of {} games already played",
+            results.len(),
+            jobs.len()
+        ));
     }
     let mut summary = report::summarize(names.len(), &jobs, &results);
     let decided = |s: &report::Summary| {
@@ -101,7 +107,10 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     let queue: VecDeque<Job> = if decided(&summary) {
         VecDeque::new()
     } else {
-        jobs.iter().filter(|j| !results.contains_key(&j.index)).copied().collect()
+        jobs.iter()
+            .filter(|j| !results.contains_key(&j.index))
+            .copied()
+            .collect()
     };
     let workers = cfg.concurrency.max(1).min(queue.len().max(1));
     let queue = Arc::new(Mutex::new(queue));
@@ -194,7 +203,11 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
         text.push_str(&report::sprt_status(sp, &summary).2);
     }
     if results.len() < jobs.len() {
-        text.push_str(&format!("{} of {} scheduled games played\n", results.len(), jobs.len()));
+        text.push_str(&format!(
+            "{} of {} scheduled games played\n",
+            results.len(),
+            jobs.len()
+        ));
     }
     Ok(text)
 }
