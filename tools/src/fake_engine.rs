@@ -110,7 +110,16 @@ fn parse_position(line: &str, base: RankBase) -> Option<Position> {
     Some(pos)
 }
 
-/// Runs the fake engine on stdin/stdout; returns the exit status.
+/// Help for `fake-engine`.
+pub fn usage() -> String {
+    "pao-tools fake-engine --proto ucci|uci [--behaviour random|illegal|crash|hang|garbage|\
+     nobestmove|slow] [--after N] [--delay-ms MS] [--seed S] [--variant] [--no-millisec]
+  A scripted engine for tests: random legal moves (a fixed function of position and seed)
+  for the first N moves, then the chosen misbehaviour."
+        .to_string()
+}
+
+/// Runs the fake engine on stdin/stdout.
 pub fn run(args: &[String]) -> Result<(), String> {
     let f = parse_args(args)?;
     let stdin = std::io::stdin();

@@ -174,38 +174,24 @@ fn run(
         };
         let loss = |why: String| Ok((Outcome::loss_for(side), format!("{why} by {name}")));
         let player = &mut players[side.index()];
-        let (go, budget_ms, timed) = match (&clocks, cfg.limit.clone()) {
-            (Some(c), _) => {
-                let own = &c[side.index()];
-                let opp = &c[side.flip().index()];
-                let limit = GoLimit::Clocks {
-                    own,
-                    opp,
-                    red_to_move: side == Color::Red,
-                };
-                (
-                    go_line(player.proto, limit, player.millisec()),
-                    own.deadline_ms(cfg.margin_ms),
-                    true,
-                )
-            }
-            (None, Limit::MoveTime(ms)) => (
-                go_line(player.proto, GoLimit::MoveTime(ms), player.millisec()),
-                ms + cfg.margin_ms,
-                true,
-            ),
-            (None, Limit::Depth(d)) => (
-                go_line(player.proto, GoLimit::Depth(d), true),
-                cfg.move_timeout_ms,
-                false,
-            ),
-            (None, Limit::Nodes(n)) => (
-                go_line(player.proto, GoLimit::Nodes(n), true),
-                cfg.move_timeout_ms,
-                false,
-            ),
-            (None, Limit::Clock { .. }) => unreachable!("clocks exist for a clock limit"),
+        let limit = match (&clocks, &cfg.limit) {
+            (Some(c), _) => GoLimit::Clocks {
+                own: &c[side.index()],
+                opp: &c[side.flip().index()],
+                red_to_move: side == Color::Red,
+            },
+            (None, Limit::MoveTime(ms)) => GoLimit::MoveTime(*ms),
+            (None, Limit::Depth(d)) => GoLimit::Depth(*d),
+            (None, Limit::Nodes(n)) => GoLimit::Nodes(*n),
+            (None, Limit::Clock { .. }) => return Err("clock limit without clocks".to_string()),
         };
+        // How long to wait for the move, and whether going over it is a time forfeit.
+        let (budget_ms, timed) = match limit {
+            GoLimit::Clocks { own, .. } => (own.deadline_ms(cfg.margin_ms), true),
+            GoLimit::MoveTime(ms) => (ms + cfg.margin_ms, true),
+            GoLimit::Depth(_) | GoLimit::Nodes(_) => (cfg.move_timeout_ms, false),
+        };
+        let go = go_line(player.proto, limit, player.millisec());
         let position = position_line(
             player.proto,
             player.rank_base,

@@ -30,31 +30,28 @@ struct Command {
     hidden: bool,
 }
 
-/// Every subcommand. Adding one (`judge`, `book`) is one row here, plus its `mod` line.
+const fn command(
+    name: &'static str,
+    summary: &'static str,
+    usage: fn() -> String,
+    run: fn(&[String]) -> Result<(), String>,
+) -> Command {
+    Command {
+        name,
+        summary,
+        usage,
+        run,
+        hidden: false,
+    }
+}
+
+/// Every subcommand. Adding one is one row here (plus its `mod` line above), e.g.
+/// `command("book", "build an opening book", book_cmd::usage, book_cmd::run),`.
+#[rustfmt::skip]
 const COMMANDS: &[Command] = &[
-    Command {
-        name: "match",
-        summary: "engine-versus-engine tournaments (UCCI/UCI)",
-        usage: match_cmd::usage,
-        run: match_cmd::run,
-        hidden: false,
-    },
-    Command {
-        name: "scaling",
-        summary: "thread-scaling report from `pao bench` (CSV, SVG, table)",
-        usage: scaling::usage,
-        run: scaling::run,
-        hidden: false,
-    },
-    Command {
-        name: "fake-engine",
-        summary: "scripted engine for tests",
-        usage: || {
-            "pao-tools fake-engine --proto ucci|uci [--behaviour random|illegal|crash|hang|garbage|nobestmove|slow] [--after N] [--delay-ms MS] [--seed S] [--variant] [--no-millisec]".to_string()
-        },
-        run: fake_engine::run,
-        hidden: true,
-    },
+    command("match", "engine-versus-engine tournaments (UCCI/UCI)", match_cmd::usage, match_cmd::run),
+    command("scaling", "thread-scaling report from `pao bench` (CSV, SVG, table)", scaling::usage, scaling::run),
+    Command { hidden: true, ..command("fake-engine", "scripted engine for tests", fake_engine::usage, fake_engine::run) },
 ];
 
 fn help(topic: Option<&str>) -> String {

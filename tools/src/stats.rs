@@ -48,13 +48,19 @@ pub struct EloEstimate {
 
 fn estimate(samples: &[(f64, u64)]) -> Option<EloEstimate> {
     let (mean, var, n) = mean_variance(samples)?;
-    let stderr = (var / n as f64).sqrt();
-    let lo = elo_from_score(mean - Z95 * stderr);
-    let hi = elo_from_score(mean + Z95 * stderr);
+    // One observation says nothing about the spread.
+    let margin = if n < 2 {
+        f64::INFINITY
+    } else {
+        let stderr = (var / n as f64).sqrt();
+        let lo = elo_from_score(mean - Z95 * stderr);
+        let hi = elo_from_score(mean + Z95 * stderr);
+        (hi - lo) / 2.0
+    };
     Some(EloEstimate {
         score: mean,
         elo: elo_from_score(mean),
-        margin: (hi - lo) / 2.0,
+        margin,
     })
 }
 
@@ -260,6 +266,14 @@ mod tests {
             e.margin
         );
         assert_eq!(Trinomial::default().elo(), None);
+        let one = Trinomial {
+            wins: 1,
+            losses: 0,
+            draws: 0,
+        }
+        .elo()
+        .unwrap();
+        assert_eq!((one.score, one.margin), (1.0, f64::INFINITY));
     }
 
     #[test]

@@ -80,7 +80,7 @@ fn misbehaviour(
         fake(
             "B",
             proto,
-            &format!("--behaviour {behaviour} --after 2 --delay-ms 400")
+            &format!("--behaviour {behaviour} --after 2 --delay-ms 1500")
         )
     );
     let (ok, out, err) = run_match(&args);
@@ -112,20 +112,20 @@ fn crash_loses() {
 
 #[test]
 fn hang_loses_on_time() {
-    let rows = misbehaviour("hang", "hang", "ucci", "--st 0.2 --timemargin 100");
+    let rows = misbehaviour("hang", "hang", "ucci", "--st 0.2 --timemargin 400");
     assert_eq!(rows[1].3, "time forfeit (no move) by B");
 }
 
 #[test]
 fn hang_with_depth_limit_loses_after_move_timeout() {
-    let rows = misbehaviour("hangdepth", "hang", "uci", "--depth 3 --movetimeout 0.3");
-    assert_eq!(rows[0].3, "no move within 300 ms by B");
+    let rows = misbehaviour("hangdepth", "hang", "uci", "--depth 3 --movetimeout 1");
+    assert_eq!(rows[0].3, "no move within 1000 ms by B");
 }
 
 #[test]
 fn slow_move_forfeits() {
-    // The reply would come after 400 ms; the runner stops waiting at 100 + 50 ms.
-    let rows = misbehaviour("slow", "slow", "ucci", "--st 0.1 --timemargin 50");
+    // The reply would come after 1500 ms; the runner stops waiting at 300 + 200 ms.
+    let rows = misbehaviour("slow", "slow", "ucci", "--st 0.3 --timemargin 200");
     assert_eq!(rows[0].3, "time forfeit (no move) by B");
 }
 
@@ -262,13 +262,13 @@ fn protocols_are_detected() {
     let res = dir.path("r.tsv");
     let a = format!("--engine name=A cmd={BIN} arg=fake-engine arg=--proto arg=ucci");
     let b = format!("--engine name=B cmd={BIN} arg=fake-engine arg=--proto arg=uci proto=auto");
-    let args = format!("{a} {b} --games 2 --depth 1 --handshake-timeout 400 --resume {res}");
+    let args = format!("{a} {b} --games 2 --depth 1 --handshake-timeout 1500 --resume {res}");
     let (ok, out, err) = run_match(&args);
     assert!(ok, "{out}\n{err}");
     assert_eq!(results(&res).len(), 2);
     // An engine that speaks neither is reported.
     let c = format!("--engine name=C cmd={BIN} arg=fake-engine arg=--proto arg=uci proto=ucci");
-    let (ok, _, err) = run_match(&format!("{a} {c} --depth 1 --handshake-timeout 200"));
+    let (ok, _, err) = run_match(&format!("{a} {c} --depth 1 --handshake-timeout 500"));
     assert!(!ok);
     assert!(err.contains("engine 'C' answered neither ucci"), "{err}");
 }
@@ -334,4 +334,28 @@ fn sprt_stops_early() {
     );
     assert!(out.contains("accepted\n"), "{out}");
     assert!(out.contains("of 200 scheduled games played"), "{out}");
+}
+
+#[test]
+fn draw_adjudication_by_scores() {
+    let dir = Scratch::new("adjdraw");
+    let res = dir.path("r.tsv");
+    // The fake engines report scores within +-20: the rule fires at move 5.
+    let args = format!(
+        "{} {} --games 2 --depth 1 --draw movenumber=5 score=20 count=2 --resume {res}",
+        fake("A", "ucci", ""),
+        fake("B", "uci", "")
+    );
+    let (ok, out, err) = run_match(&args);
+    assert!(ok, "{out}\n{err}");
+    for r in results(&res) {
+        assert_eq!(
+            (r.2.as_str(), r.3.as_str()),
+            ("1/2-1/2", "adjudication: draw by scores")
+        );
+    }
+    assert!(
+        out.contains("(adjudication: draw by scores, 10 plies)"),
+        "{out}"
+    );
 }
