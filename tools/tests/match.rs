@@ -127,6 +127,9 @@ fn slow_move_forfeits() {
     // The reply would come after 1500 ms; the runner stops waiting at 300 + 200 ms.
     let rows = misbehaviour("slow", "slow", "ucci", "--st 0.3 --timemargin 200");
     assert_eq!(rows[0].3, "time forfeit (no move) by B");
+    // On a 1-second clock the first slow move runs out of time.
+    let rows = misbehaviour("slowclock", "slow", "uci", "--tc 1 --timemargin 100");
+    assert_eq!(rows[1].3, "time forfeit (no move) by B");
 }
 
 #[test]
