@@ -6,6 +6,13 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
+/// Help text.
+pub fn usage() -> String {
+    "usage: pao-tools latency [--engine PATH] [--threads 1,2,16] [--runs N]\n\
+     Times `stop` to `bestmove` of a UCCI engine after `go infinite` (median, p90, max).\n"
+        .to_string()
+}
+
 /// Runs the measurement; prints one table row per thread count.
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut engine = String::from("target/release/pao");

@@ -1,53 +1,99 @@
-//! `pao-tools`: tools for people who test xiangqi engines, built on Pao's rules library.
+//! `pao-tools`: tournament runner, thread-scaling report and book builder for xiangqi engines.
 
+mod adjudication;
+mod clock;
+mod engine;
+mod fake_engine;
+mod game;
+mod judge;
 mod latency;
+mod match_cmd;
+mod openings;
+mod pgn;
+mod player;
+mod plot;
+mod progress;
+mod protocol;
+mod referee;
+mod report;
+mod scaling;
+mod schedule;
+mod spec;
+mod state;
+mod stats;
+mod tournament;
 
-use std::process::ExitCode;
+/// A subcommand: its name, one line of help, the full help, and its entry point.
+struct Command {
+    name: &'static str,
+    summary: &'static str,
+    usage: fn() -> String,
+    run: fn(&[String]) -> Result<(), String>,
+    hidden: bool,
+}
 
-const USAGE: &str = "usage: pao-tools judge <FEN|startpos> [moves ...]   rule on a game: ongoing, or the result and why
-       pao-tools latency [--engine PATH] [--threads 1,2,16] [--runs N]   stop-to-bestmove times
-       pao-tools help";
-
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("judge") => judge(&args[1..]),
-        Some("latency") => latency::run(&args[1..]),
-        Some("help") | Some("--help") | Some("-h") | None => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        Some(other) => Err(format!("unknown command '{other}'\n{USAGE}")),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
+const fn command(
+    name: &'static str,
+    summary: &'static str,
+    usage: fn() -> String,
+    run: fn(&[String]) -> Result<(), String>,
+) -> Command {
+    Command {
+        name,
+        summary,
+        usage,
+        run,
+        hidden: false,
     }
 }
 
-/// `judge <FEN> [moves]`: the FEN may be given as several words (`... w - - 0 1`) or `startpos`;
-/// moves in ICCS follow it.
-fn judge(args: &[String]) -> Result<(), String> {
-    let Some(first) = args.first() else {
-        return Err(format!("judge needs a FEN\n{USAGE}"));
+/// Every subcommand. Adding one is one row here (plus its `mod` line above), e.g.
+/// `command("book", "build an opening book", book_cmd::usage, book_cmd::run),`.
+#[rustfmt::skip]
+const COMMANDS: &[Command] = &[
+    command("match", "engine-versus-engine tournaments (UCCI/UCI)", match_cmd::usage, match_cmd::run),
+    command("scaling", "thread-scaling report from `pao bench` (CSV, SVG, table)", scaling::usage, scaling::run),
+    command("judge", "rule on a game: ongoing, or who won and why", judge::usage, judge::run),
+    command("latency", "stop-to-bestmove times at several thread counts", latency::usage, latency::run),
+    Command { hidden: true, ..command("fake-engine", "scripted engine for tests", fake_engine::usage, fake_engine::run) },
+];
+
+fn help(topic: Option<&str>) -> String {
+    if let Some(c) = topic.and_then(|t| COMMANDS.iter().find(|c| c.name == t)) {
+        return (c.usage)();
+    }
+    let mut s = String::from("usage: pao-tools <command> [arguments]\ncommands:\n");
+    for c in COMMANDS.iter().filter(|c| !c.hidden) {
+        s.push_str(&format!("  {:<10} {}\n", c.name, c.summary));
+    }
+    s.push_str("  help [COMMAND]  this text, or a command's options\n");
+    s
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let status = match args.first().map(String::as_str) {
+        None | Some("help") | Some("--help") | Some("-h") => {
+            print!("{}", help(args.get(1).map(String::as_str)));
+            if args.is_empty() {
+                2
+            } else {
+                0
+            }
+        }
+        Some(name) => match COMMANDS.iter().find(|c| c.name == name) {
+            Some(c) => match (c.run)(&args[1..]) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("pao-tools {name}: {e}");
+                    1
+                }
+            },
+            None => {
+                eprintln!("pao-tools: unknown command '{name}'\n{}", help(None));
+                2
+            }
+        },
     };
-    let (fen, moves) = if first == "startpos" {
-        (pao::board::START_FEN.to_string(), &args[1..])
-    } else {
-        // The FEN is the placement plus whatever fields follow before the first move.
-        let is_move = |w: &str| pao::board::parse_move(w, pao::board::RankBase::Zero).is_ok();
-        let end = args
-            .iter()
-            .skip(1)
-            .position(|w| is_move(w))
-            .map_or(args.len(), |i| i + 1);
-        (args[..end].join(" "), &args[end..])
-    };
-    let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-    let ruling = pao::board::rules::judge(&fen, &moves)?;
-    println!("{ruling}");
-    Ok(())
+    std::process::exit(status);
 }

@@ -1,0 +1,228 @@
+//! `pao-tools fake-engine`: a scripted UCCI/UCI engine for tests. It plays pseudo-random legal
+//! moves (a fixed function of the position and the seed) or misbehaves on purpose.
+
+use pao::board::{format_move, Position, RankBase, START_FEN};
+use std::io::{BufRead, Write};
+
+/// How the fake engine misbehaves once its `--after` normal moves are used up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Behaviour {
+    Random,
+    Illegal,
+    Crash,
+    Hang,
+    Garbage,
+    NoBestMove,
+    Slow,
+}
+
+struct Fake {
+    uci: bool,
+    behaviour: Behaviour,
+    after: u64,
+    delay_ms: u64,
+    seed: u64,
+    variant: bool,
+    millisec: bool,
+}
+
+fn parse_args(args: &[String]) -> Result<Fake, String> {
+    let mut f = Fake {
+        uci: false,
+        behaviour: Behaviour::Random,
+        after: 0,
+        delay_ms: 0,
+        seed: 0,
+        variant: false,
+        millisec: true,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let value = || args.get(i + 1).ok_or(format!("{} needs a value", args[i]));
+        let number = |v: &String| v.parse::<u64>().map_err(|_| format!("bad number '{v}'"));
+        match args[i].as_str() {
+            "--proto" => {
+                f.uci = match value()?.as_str() {
+                    "uci" => true,
+                    "ucci" => false,
+                    v => return Err(format!("bad protocol '{v}'")),
+                };
+                i += 1;
+            }
+            "--behaviour" | "--behavior" => {
+                f.behaviour = match value()?.as_str() {
+                    "random" => Behaviour::Random,
+                    "illegal" => Behaviour::Illegal,
+                    "crash" => Behaviour::Crash,
+                    "hang" => Behaviour::Hang,
+                    "garbage" => Behaviour::Garbage,
+                    "nobestmove" => Behaviour::NoBestMove,
+                    "slow" => Behaviour::Slow,
+                    v => return Err(format!("bad behaviour '{v}'")),
+                };
+                i += 1;
+            }
+            "--after" => {
+                f.after = number(value()?)?;
+                i += 1;
+            }
+            "--delay-ms" => {
+                f.delay_ms = number(value()?)?;
+                i += 1;
+            }
+            "--seed" => {
+                f.seed = number(value()?)?;
+                i += 1;
+            }
+            "--variant" => f.variant = true,
+            "--no-millisec" => f.millisec = false,
+            other => return Err(format!("fake-engine: unknown argument '{other}'")),
+        }
+        i += 1;
+    }
+    Ok(f)
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Parses `position {startpos | fen F} [moves ...]`; None when anything is wrong.
+fn parse_position(line: &str, base: RankBase) -> Option<Position> {
+    let rest = line.strip_prefix("position")?.trim();
+    let (setup, moves) = match rest.split_once(" moves") {
+        Some((s, m)) => (s.trim(), m),
+        None => (rest, ""),
+    };
+    let fen = if setup == "startpos" {
+        START_FEN
+    } else {
+        setup.strip_prefix("fen")?.trim()
+    };
+    let mut pos = Position::from_fen(fen).ok()?;
+    for t in moves.split_whitespace() {
+        let m = pos.parse_legal_move(t, base).ok()?;
+        pos.make_move(m);
+    }
+    Some(pos)
+}
+
+/// Help for `fake-engine`.
+pub fn usage() -> String {
+    "pao-tools fake-engine --proto ucci|uci [--behaviour random|illegal|crash|hang|garbage|\
+     nobestmove|slow] [--after N] [--delay-ms MS] [--seed S] [--variant] [--no-millisec]
+  A scripted engine for tests: random legal moves (a fixed function of position and seed)
+  for the first N moves, then the chosen misbehaviour."
+        .to_string()
+}
+
+/// Runs the fake engine on stdin/stdout.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let f = parse_args(args)?;
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    let mut say = |s: &str| {
+        let _ = writeln!(out, "{s}");
+        let _ = out.flush();
+    };
+    let mut base = RankBase::Zero;
+    let mut pos = Position::startpos();
+    let mut goes = 0u64;
+    let mut hung = false;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let line = line.trim();
+        if hung {
+            continue;
+        }
+        match line.split_whitespace().next().unwrap_or("") {
+            "ucci" if !f.uci => {
+                say("id name FakeUcci");
+                if f.millisec {
+                    say("option usemillisec type check default true");
+                }
+                say("ucciok");
+            }
+            "uci" if f.uci => {
+                say("id name FakeUci");
+                if f.variant {
+                    say("option name UCI_Variant type combo default xiangqi var xiangqi");
+                }
+                say("uciok");
+            }
+            "setoption" if f.variant && line.contains("UCI_Variant") => base = RankBase::One,
+            "isready" => say("readyok"),
+            "position" => match parse_position(line, base) {
+                Some(p) => pos = p,
+                None => say("info string error: bad position"),
+            },
+            "go" => {
+                goes += 1;
+                let act = if goes > f.after {
+                    f.behaviour
+                } else {
+                    Behaviour::Random
+                };
+                let legal = pos.legal_moves();
+                match act {
+                    Behaviour::Crash => std::process::exit(3),
+                    Behaviour::Hang => hung = true,
+                    Behaviour::Garbage => {
+                        say("%%% not a protocol line %%%");
+                        say("bestmove zz99");
+                    }
+                    Behaviour::NoBestMove => say(if f.uci {
+                        "bestmove (none)"
+                    } else {
+                        "nobestmove"
+                    }),
+                    Behaviour::Illegal => {
+                        // A well-formed move that is not legal here: the first such square pair.
+                        let bad = pao::board::Square::all()
+                            .flat_map(|a| pao::board::Square::all().map(move |b| (a, b)))
+                            .map(|(a, b)| pao::board::Move::new(a, b))
+                            .find(|&m| m.from() != m.to() && !pos.is_legal(m));
+                        if let Some(m) = bad {
+                            say(&format!("bestmove {}", format_move(m, base)));
+                        }
+                    }
+                    Behaviour::Random | Behaviour::Slow => {
+                        if act == Behaviour::Slow {
+                            std::thread::sleep(std::time::Duration::from_millis(f.delay_ms));
+                        }
+                        if legal.is_empty() {
+                            say(if f.uci {
+                                "bestmove (none)"
+                            } else {
+                                "nobestmove"
+                            });
+                        } else {
+                            let m = legal[(mix(pos.key() ^ f.seed) % legal.len() as u64) as usize];
+                            let score = (mix(pos.key()) % 41) as i64 - 20;
+                            let text = format_move(m, base);
+                            if f.uci {
+                                say(&format!("info depth 1 score cp {score} nodes 1 pv {text}"));
+                            } else {
+                                say(&format!(
+                                    "info depth 1 score {score} time 0 nodes 1 pv {text}"
+                                ));
+                            }
+                            say(&format!("bestmove {text}"));
+                        }
+                    }
+                }
+            }
+            "quit" => {
+                if !f.uci {
+                    say("bye");
+                }
+                break;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

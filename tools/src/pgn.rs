@@ -1,0 +1,181 @@
+//! PGN output for xiangqi games (the xqbase convention: `[Game "Chinese Chess"]`,
+//! `[Format "ICCS"]`, moves written `H2-E2`).
+
+use crate::game::GameRecord;
+use pao::board::{Color, Move, Position};
+
+/// Tags that do not come from the game itself.
+#[derive(Clone, Debug)]
+pub struct PgnHeader {
+    /// Event name.
+    pub event: String,
+    /// Date, `YYYY.MM.DD`.
+    pub date: String,
+    /// Round (game number).
+    pub round: u64,
+}
+
+/// A move in ICCS notation with a hyphen: `H2-E2`.
+fn iccs(m: Move) -> String {
+    let t = m.to_string().to_ascii_uppercase();
+    format!("{}-{}", &t[..2], &t[2..])
+}
+
+/// Formats a finished game as one PGN record (ending with a blank line).
+pub fn format_game(rec: &GameRecord, header: &PgnHeader) -> String {
+    let mut out = String::new();
+    let mut tag = |k: &str, v: &str| {
+        out.push_str(&format!(
+            "[{k} \"{}\"]\n",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
+    };
+    tag("Game", "Chinese Chess");
+    tag("Event", &header.event);
+    tag("Site", "?");
+    tag("Date", &header.date);
+    tag("Round", &header.round.to_string());
+    tag("Red", &rec.red);
+    tag("Black", &rec.black);
+    tag("Result", rec.outcome.pgn());
+    if !rec.opening.is_startpos() {
+        tag("FEN", &rec.opening.fen);
+    }
+    tag("Format", "ICCS");
+    tag(
+        "PlyCount",
+        &(rec.opening.moves.len() + rec.moves.len()).to_string(),
+    );
+    tag("Termination", &rec.reason);
+    out.push('\n');
+
+    // Movetext tokens: numbers, moves and whole comments, wrapped at 80 columns.
+    let (mut side, mut number) = match Position::from_fen(&rec.opening.fen) {
+        Ok(p) => (p.side_to_move(), p.fullmove_number()),
+        Err(_) => (Color::Red, 1),
+    };
+    let mut tokens: Vec<String> = Vec::new();
+    let book = rec.opening.moves.iter().map(|&m| (m, None));
+    let played = rec
+        .moves
+        .iter()
+        .zip(&rec.comments)
+        .map(|(&m, c)| (m, Some(c)));
+    for (i, (m, note)) in book.chain(played).enumerate() {
+        if side == Color::Red {
+            tokens.push(format!("{number}."));
+        } else if i == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(iccs(m));
+        if let Some(c) = note.filter(|c| !c.is_empty()) {
+            tokens.push(format!("{{{c}}}"));
+        }
+        if side == Color::Black {
+            number += 1;
+        }
+        side = side.flip();
+    }
+    tokens.push(format!("{{{}}}", rec.reason));
+    tokens.push(rec.outcome.pgn().to_string());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::openings::parse_line;
+    use crate::referee::Outcome;
+    use pao::board::RankBase;
+
+    fn moves(fen: &str, opening_len: usize, text: &str) -> Vec<Move> {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let mut out = Vec::new();
+        for t in text.split_whitespace() {
+            let m = pos.parse_legal_move(t, RankBase::Zero).unwrap();
+            pos.make_move(m);
+            out.push(m);
+        }
+        out.split_off(opening_len)
+    }
+
+    #[test]
+    fn short_game_exact_text() {
+        let opening = parse_line("h2e2 h9g7").unwrap();
+        let rec = GameRecord {
+            red: "Pao".into(),
+            black: "Fake \"X\"".into(),
+            opening,
+            moves: moves(pao::board::START_FEN, 2, "h2e2 h9g7 h0g2 i9h9 i0h0"),
+            comments: vec![
+                "+0.25/12 0.512s".into(),
+                "-0.10/11 1.000s".into(),
+                String::new(),
+            ],
+            outcome: Outcome::RedWins,
+            reason: "illegal move 'a0a0' by Fake".into(),
+        };
+        let header = PgnHeader {
+            event: "test".into(),
+            date: "2026.01.02".into(),
+            round: 3,
+        };
+        let expected = "[Game \"Chinese Chess\"]
+[Event \"test\"]
+[Site \"?\"]
+[Date \"2026.01.02\"]
+[Round \"3\"]
+[Red \"Pao\"]
+[Black \"Fake \\\"X\\\"\"]
+[Result \"1-0\"]
+[Format \"ICCS\"]
+[PlyCount \"5\"]
+[Termination \"illegal move 'a0a0' by Fake\"]
+
+1. H2-E2 H9-G7 2. H0-G2 {+0.25/12 0.512s} I9-H9 {-0.10/11 1.000s} 3. I0-H0
+{illegal move 'a0a0' by Fake} 1-0
+
+";
+        assert_eq!(format_game(&rec, &header), expected);
+    }
+
+    #[test]
+    fn black_to_move_fen_tag() {
+        let fen = "3k5/9/9/9/9/9/4P4/9/9/4K4 b - - 0 7";
+        let opening = parse_line(fen).unwrap();
+        let rec = GameRecord {
+            red: "A".into(),
+            black: "B".into(),
+            opening,
+            moves: moves(fen, 0, "d9d8 e3e4"),
+            comments: vec![String::new(), String::new()],
+            outcome: Outcome::Draw,
+            reason: "r".into(),
+        };
+        let h = PgnHeader {
+            event: "e".into(),
+            date: "d".into(),
+            round: 1,
+        };
+        let text = format_game(&rec, &h);
+        assert!(text.contains("[FEN \"3k5/9/9/9/9/9/4P4/9/9/4K4 b - - 0 7\"]\n"));
+        assert!(
+            text.ends_with("\n7... D9-D8 8. E3-E4 {r} 1/2-1/2\n\n"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,235 @@
+//! Match results as numbers and text: standings, Elo with error bars, pentanomial, SPRT.
+
+use crate::schedule::Job;
+use crate::state::GameResult;
+use crate::stats::{EloEstimate, Pentanomial, Sprt, SprtDecision, Trinomial};
+use pao::board::Color;
+use std::collections::BTreeMap;
+
+/// Everything the final report shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Per engine, its results against everyone.
+    pub per_engine: Vec<Trinomial>,
+    /// The first engine's results against the others.
+    pub first: Trinomial,
+    /// The first engine's game pairs (same opening, colours swapped).
+    pub pairs: Pentanomial,
+}
+
+/// Tallies finished games.
+pub fn summarize(engines: usize, jobs: &[Job], results: &BTreeMap<usize, GameResult>) -> Summary {
+    let mut s = Summary {
+        per_engine: vec![Trinomial::default(); engines],
+        ..Summary::default()
+    };
+    // The first engine's points per (pairing, pair) for the pentanomial.
+    let mut halves: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
+    for (idx, r) in results {
+        let Some(job) = jobs.get(*idx) else { continue };
+        for (engine, color) in [(job.red, Color::Red), (job.black, Color::Black)] {
+            let points = r.outcome.points_for(color);
+            let t = &mut s.per_engine[engine];
+            match points {
+                p if p > 0.75 => t.wins += 1,
+                p if p < 0.25 => t.losses += 1,
+                _ => t.draws += 1,
+            }
+            if engine == 0 {
+                halves
+                    .entry((job.pairing, job.pair))
+                    .or_default()
+                    .push(points);
+            }
+        }
+    }
+    s.first = s.per_engine.first().copied().unwrap_or_default();
+    for v in halves.values() {
+        if let [a, b] = v[..] {
+            s.pairs.add_pair(a, b);
+        }
+    }
+    s
+}
+
+fn elo_text(e: Option<EloEstimate>) -> String {
+    match e {
+        Some(e) if e.elo.is_finite() && e.margin.is_finite() => {
+            format!("{:+.1} +/- {:.1}", e.elo + 0.0, e.margin)
+        }
+        Some(e) if e.elo.is_finite() => format!("{:+.1} +/- inf", e.elo + 0.0),
+        Some(e) => format!("{}inf", if e.elo > 0.0 { '+' } else { '-' }),
+        None => "-".to_string(),
+    }
+}
+
+/// The standings table, best score first.
+pub fn table(names: &[String], s: &Summary) -> String {
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
+    let mut out = format!(
+        "{:<width$} {:>6} {:>5} {:>6} {:>5} {:>7} {:>6}  {}\n",
+        "engine", "games", "wins", "losses", "draws", "points", "score", "elo (95%)"
+    );
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    let pct = |t: &Trinomial| {
+        if t.games() == 0 {
+            0.0
+        } else {
+            t.points() / t.games() as f64
+        }
+    };
+    order.sort_by(|&a, &b| {
+        pct(&s.per_engine[b])
+            .total_cmp(&pct(&s.per_engine[a]))
+            .then(a.cmp(&b))
+    });
+    for i in order {
+        let t = &s.per_engine[i];
+        out.push_str(&format!(
+            "{:<width$} {:>6} {:>5} {:>6} {:>5} {:>7.1} {:>5.1}%  {}\n",
+            names[i],
+            t.games(),
+            t.wins,
+            t.losses,
+            t.draws,
+            t.points(),
+            100.0 * pct(t),
+            elo_text(t.elo())
+        ));
+    }
+    out
+}
+
+/// The first engine against the field: Elo by games and by pairs, pentanomial counts.
+pub fn head_to_head(names: &[String], s: &Summary) -> String {
+    let t = &s.first;
+    let p = &s.pairs;
+    let field = if names.len() == 2 {
+        names[1].clone()
+    } else {
+        "the others".to_string()
+    };
+    let mut out = format!(
+        "{} vs {}: +{} -{} ={}  score {:.1}/{}\n",
+        names.first().map(String::as_str).unwrap_or("?"),
+        field,
+        t.wins,
+        t.losses,
+        t.draws,
+        t.points(),
+        t.games()
+    );
+    out.push_str(&format!("elo (games, trinomial): {}\n", elo_text(t.elo())));
+    out.push_str(&format!(
+        "pentanomial [0, 1/2, 1, 3/2, 2] over {} pairs: {:?}\n",
+        p.pairs(),
+        p.counts
+    ));
+    out.push_str(&format!(
+        "elo (pairs, pentanomial): {}\n",
+        elo_text(p.elo())
+    ));
+    out
+}
+
+/// The SPRT state: LLR, bounds and decision. Pairs are used when there are any.
+pub fn sprt_status(sprt: &Sprt, s: &Summary) -> (f64, SprtDecision, String) {
+    let (llr, basis) = if s.pairs.pairs() > 0 {
+        (sprt.llr_pentanomial(&s.pairs), "pentanomial")
+    } else {
+        (sprt.llr_trinomial(&s.first), "trinomial")
+    };
+    let (lo, hi) = sprt.bounds();
+    let d = sprt.decide(llr);
+    let verdict = match d {
+        SprtDecision::AcceptH0 => "H0 accepted",
+        SprtDecision::AcceptH1 => "H1 accepted",
+        SprtDecision::Continue => "undecided",
+    };
+    let text = format!(
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} ({basis}) bounds [{:.3}, {:.3}]: {verdict}\n",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, lo, hi
+    );
+    (llr, d, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::Outcome;
+    use crate::schedule::schedule;
+
+    fn result(index: usize, jobs: &[Job], names: &[String], o: Outcome) -> (usize, GameResult) {
+        let j = jobs[index];
+        (
+            index,
+            GameResult {
+                index,
+                red: names[j.red].clone(),
+                black: names[j.black].clone(),
+                outcome: o,
+                plies: 10,
+                reason: "x".into(),
+            },
+        )
+    }
+
+    #[test]
+    fn summary_and_text() {
+        let names = vec!["A".to_string(), "Bee".to_string()];
+        let jobs = schedule(2, false, 6, 3);
+        // Games: A red wins; A black draws; A red loses; A black wins; A red wins; (5 missing).
+        let outcomes = [
+            Outcome::RedWins,
+            Outcome::Draw,
+            Outcome::BlackWins,
+            Outcome::BlackWins,
+            Outcome::RedWins,
+        ];
+        let results: BTreeMap<_, _> = outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, &o)| result(i, &jobs, &names, o))
+            .collect();
+        let s = summarize(2, &jobs, &results);
+        assert_eq!(
+            s.first,
+            Trinomial {
+                wins: 3,
+                losses: 1,
+                draws: 1
+            }
+        );
+        assert_eq!(
+            s.per_engine[1],
+            Trinomial {
+                wins: 1,
+                losses: 3,
+                draws: 1
+            }
+        );
+        assert_eq!(s.pairs.counts, [0, 0, 1, 1, 0]);
+        let t = table(&names, &s);
+        assert_eq!(
+            t,
+            "engine  games  wins losses draws  points  score  elo (95%)\n\
+             A           5     3      1     1     3.5  70.0%  +147.2 +/- inf\n\
+             Bee         5     1      3     1     1.5  30.0%  -147.2 +/- inf\n"
+        );
+        let h = head_to_head(&names, &s);
+        assert!(h.starts_with("A vs Bee: +3 -1 =1  score 3.5/5\n"), "{h}");
+        assert!(h.contains("over 2 pairs: [0, 0, 1, 1, 0]\n"), "{h}");
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let (_, d, text) = sprt_status(&sprt, &s);
+        assert_eq!(d, SprtDecision::Continue);
+        assert!(
+            text.contains("(pentanomial) bounds [-2.944, 2.944]: undecided"),
+            "{text}"
+        );
+    }
+}

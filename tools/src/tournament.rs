@@ -1,0 +1,223 @@
+//! Runs a match: protocol detection, the schedule, worker threads, results as they come,
+//! the SPRT stop, the final report.
+
+use crate::game::{play_game, GameConfig, GameRecord};
+use crate::openings::Opening;
+use crate::pgn::{format_game, PgnHeader};
+use crate::player::detect;
+use crate::progress::Progress;
+use crate::protocol::Protocol;
+use crate::report;
+use crate::schedule::{schedule, Job};
+use crate::spec::EngineSpec;
+use crate::state::{self, GameResult};
+use crate::stats::{Sprt, SprtDecision};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
+
+/// A whole match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The engines (names unique).
+    pub engines: Vec<EngineSpec>,
+    /// First engine against each other instead of a round robin.
+    pub gauntlet: bool,
+    /// Games per pairing.
+    pub games: usize,
+    /// Openings, used in turn, each twice with colours swapped.
+    pub openings: Vec<Opening>,
+    /// Per-game settings.
+    pub game: GameConfig,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// PGN file to append games to.
+    pub pgnout: Option<String>,
+    /// Results file: read at start (finished games are skipped) and appended to.
+    pub resume: Option<String>,
+    /// Stop early when the SPRT decides.
+    pub sprt: Option<Sprt>,
+    /// PGN event name.
+    pub event: String,
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC), from the system clock.
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
+    civil_date(days)
+}
+
+/// `YYYY.MM.DD` for a day count since 1970-01-01.
+fn civil_date(days: i64) -> String {
+    // Civil date from days since 1970-01-01 (proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Plays the match and prints the report. Returns the final summary text.
+pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(format!(
+                "two engines are named '{n}': give each a distinct name="
+            ));
+        }
+    }
+    if names.len() < 2 {
+        return Err("a match needs at least two engines".to_string());
+    }
+    let jobs = schedule(names.len(), cfg.gauntlet, cfg.games, cfg.openings.len());
+    let mut results: BTreeMap<usize, GameResult> = match &cfg.resume {
+        Some(path) => state::load(path, &jobs, &names)?,
+        None => BTreeMap::new(),
+    };
+    let hs = Duration::from_millis(cfg.game.handshake_timeout_ms);
+    let mut protos: Vec<Protocol> = Vec::new();
+    for spec in &cfg.engines {
+        protos.push(detect(spec, hs)?);
+    }
+    let progress = Progress::new(jobs.len() as u64, results.len() as u64);
+    if !results.is_empty() {
+        progress.println(&format!(
+            "resuming: {} of {} games already played",
+            results.len(),
+            jobs.len()
+        ));
+    }
+    let mut summary = report::summarize(names.len(), &jobs, &results);
+    let decided = |s: &report::Summary| {
+        cfg.sprt
+            .as_ref()
+            .map(|sp| report::sprt_status(sp, s).1 != SprtDecision::Continue)
+            .unwrap_or(false)
+    };
+    let queue: VecDeque<Job> = if decided(&summary) {
+        VecDeque::new()
+    } else {
+        jobs.iter()
+            .filter(|j| !results.contains_key(&j.index))
+            .copied()
+            .collect()
+    };
+    let workers = cfg.concurrency.max(1).min(queue.len().max(1));
+    let queue = Arc::new(Mutex::new(queue));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<(Job, Result<GameRecord, String>)>();
+    let date = today();
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let (queue, stop, tx) = (queue.clone(), stop.clone(), tx.clone());
+            let protos = &protos;
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let job = match queue.lock() {
+                    Ok(mut q) => q.pop_front(),
+                    Err(_) => None,
+                };
+                let Some(job) = job else { break };
+                let red = (&cfg.engines[job.red], protos[job.red]);
+                let black = (&cfg.engines[job.black], protos[job.black]);
+                let rec = play_game(red, black, &cfg.openings[job.opening], &cfg.game);
+                if tx.send((job, rec)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for (job, rec) in rx {
+            let rec = match rec {
+                Ok(r) => r,
+                Err(e) => {
+                    failure = Some(format!("game {}: {e}", job.index + 1));
+                    stop.store(true, Ordering::Relaxed);
+                    continue;
+                }
+            };
+            let result = GameResult {
+                index: job.index,
+                red: rec.red.clone(),
+                black: rec.black.clone(),
+                outcome: rec.outcome,
+                plies: rec.moves.len(),
+                reason: rec.reason.clone(),
+            };
+            let header = PgnHeader {
+                event: cfg.event.clone(),
+                date: date.clone(),
+                round: job.index as u64 + 1,
+            };
+            let write = cfg
+                .pgnout
+                .as_ref()
+                .map(|p| state::append(p, &format_game(&rec, &header)))
+                .unwrap_or(Ok(()))
+                .and_then(|_| match &cfg.resume {
+                    Some(p) => state::append_result(p, &result),
+                    None => Ok(()),
+                });
+            if let Err(e) = write {
+                failure = Some(e);
+                stop.store(true, Ordering::Relaxed);
+            }
+            progress.println(&format!(
+                "game {} {} - {}: {} ({}, {} plies)",
+                job.index + 1,
+                rec.red,
+                rec.black,
+                rec.outcome.pgn(),
+                rec.reason,
+                rec.moves.len()
+            ));
+            results.insert(job.index, result);
+            summary = report::summarize(names.len(), &jobs, &results);
+            progress.update(results.len() as u64, &summary.first);
+            if decided(&summary) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    progress.finish();
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let mut text = report::table(&names, &summary);
+    text.push('\n');
+    text.push_str(&report::head_to_head(&names, &summary));
+    if let Some(sp) = &cfg.sprt {
+        text.push_str(&report::sprt_status(sp, &summary).2);
+    }
+    if results.len() < jobs.len() {
+        text.push_str(&format!(
+            "{} of {} scheduled games played\n",
+            results.len(),
+            jobs.len()
+        ));
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn civil_dates() {
+        assert_eq!(super::civil_date(0), "1970.01.01");
+        assert_eq!(super::civil_date(11_016), "2000.02.29");
+        assert_eq!(super::civil_date(20_000), "2024.10.04");
+    }
+}

@@ -1,0 +1,364 @@
+//! End-to-end matches between scripted engines (`pao-tools fake-engine`), driven through the
+//! real `pao-tools match` command.
+
+use pao::board::{Position, RankBase, START_FEN};
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_pao-tools");
+
+/// A scratch directory per test, removed at the end.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("pao-tools-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Scratch(d)
+    }
+    fn path(&self, f: &str) -> String {
+        self.0.join(f).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `--engine` words for a fake engine.
+fn fake(name: &str, proto: &str, extra: &str) -> String {
+    let mut s = format!(
+        "--engine name={name} cmd={BIN} arg=fake-engine arg=--proto arg={proto} proto={proto}"
+    );
+    for a in extra.split_whitespace() {
+        s.push_str(&format!(" arg={a}"));
+    }
+    s
+}
+
+fn run_match(args: &str) -> (bool, String, String) {
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(args.split_whitespace())
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Results file rows: (red, black, result, reason).
+fn results(path: &str) -> Vec<(String, String, String, String)> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[1].into(), f[2].into(), f[3].into(), f[5].into())
+        })
+        .collect()
+}
+
+/// Plays a misbehaving engine B against a random engine A, two games, and returns the rows.
+fn misbehaviour(
+    name: &str,
+    behaviour: &str,
+    proto: &str,
+    limit: &str,
+) -> Vec<(String, String, String, String)> {
+    let dir = Scratch::new(name);
+    let res = dir.path("r.tsv");
+    let args = format!(
+        "{} {} --games 2 {limit} --resume {res}",
+        fake("A", "ucci", "--seed 1"),
+        fake(
+            "B",
+            proto,
+            &format!("--behaviour {behaviour} --after 2 --delay-ms 1500")
+        )
+    );
+    let (ok, out, err) = run_match(&args);
+    assert!(ok, "stdout {out}\nstderr {err}");
+    let rows = results(&res);
+    assert_eq!(rows.len(), 2, "{out}");
+    // B loses with either colour: game 1 B is black, game 2 B is red.
+    assert_eq!((rows[0].1.as_str(), rows[0].2.as_str()), ("B", "1-0"));
+    assert_eq!((rows[1].0.as_str(), rows[1].2.as_str()), ("B", "0-1"));
+    assert!(
+        out.contains("\nA           2     2      0     0     2.0 100.0%  +inf\n"),
+        "{out}"
+    );
+    rows
+}
+
+#[test]
+fn illegal_move_loses() {
+    let rows = misbehaviour("illegal", "illegal", "ucci", "--depth 1");
+    assert!(rows[0].3.starts_with("illegal move '"), "{rows:?}");
+    assert!(rows[0].3.ends_with("' by B"), "{rows:?}");
+}
+
+#[test]
+fn crash_loses() {
+    let rows = misbehaviour("crash", "crash", "uci", "--depth 1");
+    assert_eq!(rows[0].3, "crash (engine exited) by B");
+}
+
+#[test]
+fn hang_loses_on_time() {
+    let rows = misbehaviour("hang", "hang", "ucci", "--st 0.2 --timemargin 400");
+    assert_eq!(rows[1].3, "time forfeit (no move) by B");
+}
+
+#[test]
+fn hang_with_depth_limit_loses_after_move_timeout() {
+    let rows = misbehaviour("hangdepth", "hang", "uci", "--depth 3 --movetimeout 1");
+    assert_eq!(rows[0].3, "no move within 1000 ms by B");
+}
+
+#[test]
+fn slow_move_forfeits() {
+    // The reply would come after 1500 ms; the runner stops waiting at 300 + 200 ms.
+    let rows = misbehaviour("slow", "slow", "ucci", "--st 0.3 --timemargin 200");
+    assert_eq!(rows[0].3, "time forfeit (no move) by B");
+    // On a 1-second clock the first slow move runs out of time.
+    let rows = misbehaviour("slowclock", "slow", "uci", "--tc 1 --timemargin 100");
+    assert_eq!(rows[1].3, "time forfeit (no move) by B");
+}
+
+#[test]
+fn garbage_loses() {
+    let rows = misbehaviour("garbage", "garbage", "uci", "--tc 5+0.1");
+    assert_eq!(rows[0].3, "garbage move 'zz99' by B");
+}
+
+#[test]
+fn nobestmove_loses() {
+    let rows = misbehaviour("nobest", "nobestmove", "ucci", "--tc 40/5");
+    assert_eq!(rows[0].3, "no move given while legal moves exist by B");
+    let rows = misbehaviour("nobestuci", "nobestmove", "uci", "--depth 2");
+    assert_eq!(rows[1].3, "no move given while legal moves exist by B");
+}
+
+/// Replays every PGN game and checks legality and the final ruling.
+fn check_pgn(pgn: &str) -> usize {
+    let mut games = 0;
+    for game in pgn.split("[Game \"Chinese Chess\"]").skip(1) {
+        games += 1;
+        let fen = game
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("[FEN \"")
+                    .map(|f| f.trim_end_matches("\"]").to_string())
+            })
+            .unwrap_or_else(|| START_FEN.to_string());
+        let mut pos = Position::from_fen(&fen).unwrap();
+        let body: String = game
+            .lines()
+            .filter(|l| !l.starts_with('['))
+            .collect::<Vec<_>>()
+            .join(" ");
+        // Drop comments, keep move tokens like H2-E2.
+        let mut text = String::new();
+        let mut depth = 0;
+        for c in body.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => text.push(c),
+                _ => {}
+            }
+        }
+        for tok in text.split_whitespace() {
+            if tok.len() == 5 && tok.as_bytes()[2] == b'-' {
+                let m = pos
+                    .parse_legal_move(&tok.replace('-', "").to_lowercase(), RankBase::Zero)
+                    .unwrap_or_else(|e| panic!("{e} in game {games}"));
+                pos.make_move(m);
+            }
+        }
+        let termination = game
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("[Termination \"")
+                    .map(|f| f.trim_end_matches("\"]").to_string())
+            })
+            .unwrap();
+        let result = game
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("[Result \"")
+                    .map(|f| f.trim_end_matches("\"]").to_string())
+            })
+            .unwrap();
+        match termination.as_str() {
+            "checkmate" | "stalemate" => {
+                assert!(pos.legal_moves().is_empty(), "game {games}: {termination}");
+                let red_lost = pos.side_to_move() == pao::board::Color::Red;
+                assert_eq!(result, if red_lost { "0-1" } else { "1-0" });
+            }
+            "repetition" | "sixty-move rule" | "insufficient material" => {
+                assert_eq!(result, "1/2-1/2", "game {games}")
+            }
+            t if t.starts_with("perpetual") || t.ends_with("plies played") => {}
+            t => panic!("game {games}: unexpected termination '{t}'"),
+        }
+    }
+    games
+}
+
+#[test]
+fn normal_games_finish_with_legal_results_and_uci_ranks_one_to_ten() {
+    let dir = Scratch::new("normal");
+    let (pgn, res) = (dir.path("g.pgn"), dir.path("r.tsv"));
+    // B speaks UCI with UCI_Variant: the runner must switch to ranks 1-10 for it.
+    let args = format!(
+        "{} {} --games 6 --depth 1 --concurrency 2 --pgnout {pgn} --resume {res} --event T",
+        fake("A", "ucci", "--seed 7"),
+        fake("B", "uci", "--seed 9 --variant")
+    );
+    let (ok, out, err) = run_match(&args);
+    assert!(ok, "{out}\n{err}");
+    let rows = results(&res);
+    assert_eq!(rows.len(), 6);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(check_pgn(&text), 6);
+    assert!(text.contains("[Event \"T\"]\n"));
+    assert!(
+        out.contains("pentanomial [0, 1/2, 1, 3/2, 2] over 3 pairs"),
+        "{out}"
+    );
+    for r in &rows {
+        assert!(
+            !r.3.contains("by A") && !r.3.contains("by B"),
+            "engine fault: {r:?}"
+        );
+    }
+}
+
+#[test]
+fn wrong_rank_base_is_caught_as_bad_moves() {
+    let dir = Scratch::new("rankbase");
+    let res = dir.path("r.tsv");
+    // B numbers ranks 1-10 but is forced to 0-9: its moves come out wrong.
+    let args = format!(
+        "{} {} rankbase=0 --games 2 --depth 1 --resume {res}",
+        fake("A", "ucci", ""),
+        fake("B", "uci", "--variant")
+    );
+    let (ok, out, err) = run_match(&args);
+    assert!(ok, "{out}\n{err}");
+    for r in results(&res) {
+        assert!(r.3.ends_with("by B"), "{r:?}");
+    }
+}
+
+#[test]
+fn protocols_are_detected() {
+    let dir = Scratch::new("auto");
+    let res = dir.path("r.tsv");
+    let a = format!("--engine name=A cmd={BIN} arg=fake-engine arg=--proto arg=ucci");
+    let b = format!("--engine name=B cmd={BIN} arg=fake-engine arg=--proto arg=uci proto=auto");
+    let args = format!("{a} {b} --games 2 --depth 1 --handshake-timeout 1500 --resume {res}");
+    let (ok, out, err) = run_match(&args);
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(results(&res).len(), 2);
+    // An engine that speaks neither is reported.
+    let c = format!("--engine name=C cmd={BIN} arg=fake-engine arg=--proto arg=uci proto=ucci");
+    let (ok, _, err) = run_match(&format!("{a} {c} --depth 1 --handshake-timeout 500"));
+    assert!(!ok);
+    assert!(err.contains("engine 'C' answered neither ucci"), "{err}");
+}
+
+#[test]
+fn resume_continues_where_it_stopped() {
+    let dir = Scratch::new("resume");
+    let (full, part) = (dir.path("full.tsv"), dir.path("part.tsv"));
+    let engines = format!(
+        "{} {}",
+        fake("A", "ucci", "--seed 3"),
+        fake("B", "uci", "--seed 4")
+    );
+    let (ok, out, _) = run_match(&format!("{engines} --games 4 --depth 1 --resume {full}"));
+    assert!(ok, "{out}");
+    let full_text = std::fs::read_to_string(&full).unwrap();
+    // Keep the header and two games, plus a torn third line, as after a kill.
+    let lines: Vec<&str> = full_text.lines().collect();
+    std::fs::write(
+        &part,
+        format!("{}\n{}\n{}\n3\tA\tB", lines[0], lines[1], lines[2]),
+    )
+    .unwrap();
+    let pgn = dir.path("p.pgn");
+    let (ok, out, err) = run_match(&format!(
+        "{engines} --games 4 --depth 1 --resume {part} --pgnout {pgn}"
+    ));
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.contains("resuming: 2 of 4 games already played"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&pgn)
+            .unwrap()
+            .matches("[Round ")
+            .count(),
+        2
+    );
+    // The torn line was cut off; the games are exactly those of the uninterrupted run.
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), full_text);
+    // A results file from another match is refused.
+    let other = format!("{} {}", fake("X", "ucci", ""), fake("B", "uci", ""));
+    let (ok, _, err) = run_match(&format!("{other} --games 4 --depth 1 --resume {full}"));
+    assert!(!ok);
+    assert!(err.contains("but this match schedules X - B"), "{err}");
+}
+
+#[test]
+fn sprt_stops_early() {
+    let engines = format!(
+        "{} {}",
+        fake("A", "ucci", "--seed 11"),
+        fake("B", "ucci", "--seed 12")
+    );
+    let (ok, out, err) = run_match(&format!(
+        "{engines} --games 200 --depth 1 --maxplies 200 --sprt elo0=0 elo1=400"
+    ));
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.contains("SPRT elo0=0 elo1=400 alpha=0.05 beta=0.05: LLR"),
+        "{out}"
+    );
+    assert!(out.contains("accepted\n"), "{out}");
+    assert!(out.contains("of 200 scheduled games played"), "{out}");
+}
+
+#[test]
+fn draw_adjudication_by_scores() {
+    let dir = Scratch::new("adjdraw");
+    let res = dir.path("r.tsv");
+    // The fake engines report scores within +-20: the rule fires at move 5.
+    let args = format!(
+        "{} {} --games 2 --depth 1 --draw movenumber=5 score=20 count=2 --resume {res}",
+        fake("A", "ucci", ""),
+        fake("B", "uci", "")
+    );
+    let (ok, out, err) = run_match(&args);
+    assert!(ok, "{out}\n{err}");
+    for r in results(&res) {
+        assert_eq!(
+            (r.2.as_str(), r.3.as_str()),
+            ("1/2-1/2", "adjudication: draw by scores")
+        );
+    }
+    assert!(
+        out.contains("(adjudication: draw by scores, 10 plies)"),
+        "{out}"
+    );
+}
