@@ -17,7 +17,7 @@ fn positions() -> Vec<Position> {
 
 fn eval(c: &mut Criterion) {
     let ps = positions();
-    c.bench_function("evaluate/50 positions", |b| {
+    c.bench_function("evaluate/bench positions", |b| {
         b.iter(|| {
             ps.iter()
                 .map(|p| black_box(pao::eval::evaluate(p)))
