@@ -49,7 +49,7 @@ fn alphabeta_equals_minimax() {
 
 #[test]
 fn alphabeta_equals_minimax_depth_4() {
-    for fen in positions().into_iter().skip(6) {
+    for fen in positions() {
         let mut pos = Position::from_fen(fen).expect("valid FEN");
         let mm = minimax(&mut pos, 4, 0, &mut Counter::default());
         let ab = alphabeta(&mut pos, 4, -INFINITE, INFINITE, 0, &mut Counter::default());
