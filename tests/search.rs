@@ -21,6 +21,19 @@ fn searcher(config: SearchConfig) -> Searcher {
     Searcher::new(tt, config)
 }
 
+/// The exact depth-limited value, by plain alpha-beta.
+fn exact(fen: &str, depth: u32) -> i32 {
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    alphabeta(
+        &mut pos,
+        depth,
+        -INFINITE,
+        INFINITE,
+        0,
+        &mut Counter::default(),
+    )
+}
+
 fn search_value(config: SearchConfig, fen: &str, depth: u32) -> (i32, Option<Move>) {
     let pos = Position::from_fen(fen).expect("valid FEN");
     let mut s = searcher(config);
@@ -75,15 +88,7 @@ fn unpruned_pvs() -> SearchConfig {
 fn pvs_without_pruning_equals_alphabeta() {
     for fen in positions() {
         for depth in 1..=4 {
-            let mut pos = Position::from_fen(fen).expect("valid FEN");
-            let ab = alphabeta(
-                &mut pos,
-                depth,
-                -INFINITE,
-                INFINITE,
-                0,
-                &mut Counter::default(),
-            );
+            let ab = exact(fen, depth);
             let (pvs, _) = search_value(unpruned_pvs(), fen, depth);
             assert_eq!(pvs, ab, "{fen} depth {depth}");
         }
@@ -110,15 +115,7 @@ fn mtdf_equals_alphabeta() {
     };
     for fen in positions() {
         for depth in 1..=4 {
-            let mut pos = Position::from_fen(fen).expect("valid FEN");
-            let ab = alphabeta(
-                &mut pos,
-                depth,
-                -INFINITE,
-                INFINITE,
-                0,
-                &mut Counter::default(),
-            );
+            let ab = exact(fen, depth);
             let (mtdf, _) = search_value(config, fen, depth);
             assert_eq!(mtdf, ab, "{fen} depth {depth}");
         }
