@@ -311,6 +311,15 @@ impl<W: Write> Coordinator<W> {
             let banned = self.banned.clone();
             legal.retain(|m| !banned.contains(&m));
         }
+        if params.depth == Some(0) && !legal.is_empty() {
+            // UCCI's `go depth 0`: the quiescence score, and no move.
+            let score = crate::search::quiescence_score(&root, self.search_config());
+            let dialect = self.dialect.unwrap_or(Dialect::Ucci);
+            self.line(&format!(
+                "info depth 0 {}",
+                protocol::format_score(dialect, score)
+            ));
+        }
         if params.depth == Some(0) || legal.is_empty() {
             self.print_final(None, None, false);
             return;

@@ -144,6 +144,21 @@ fn ucci_stop_while_idle_answers_nobestmove() {
 }
 
 #[test]
+fn ucci_go_depth_zero_prints_the_quiescence_score() {
+    let mut e = Engine::ucci(1);
+    // Red's cannon hangs to the rook: quiescence sees black win it (static: about +450).
+    e.send("position fen 4k4/9/9/9/r8/9/9/C8/9/3K5 b - - 0 1");
+    e.send("go depth 0");
+    let line = e.next_line(TIMEOUT).expect("info line");
+    let score: i32 = line
+        .strip_prefix("info depth 0 score ")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(score > 700, "{line}");
+    e.expect_exact("nobestmove");
+}
+
+#[test]
 fn ucci_no_legal_move_answers_nobestmove() {
     let mut e = Engine::ucci(1);
     // Black is stalemated.

@@ -14,3 +14,11 @@ pub mod worker;
 pub use config::{Driver, SearchConfig};
 pub use limits::Limits;
 pub use worker::{Iteration, SearchResult, Searcher};
+
+/// The quiescence value of a position with a scratch table (UCCI `go depth 0`).
+pub fn quiescence_score(root: &crate::board::Position, config: SearchConfig) -> i32 {
+    match crate::tt::TranspositionTable::with_buckets(1) {
+        Ok(tt) => Searcher::new(std::sync::Arc::new(tt), config).quiescence(root),
+        Err(_) => crate::eval::evaluate_with(root, config.knowledge),
+    }
+}

@@ -263,6 +263,16 @@ impl Searcher {
         result
     }
 
+    /// The quiescence value of `root` (UCCI `go depth 0`).
+    pub fn quiescence(&mut self, root: &Position) -> i32 {
+        self.pos = root.clone();
+        self.limits = Limits::depth(1);
+        self.nodes = 0;
+        self.next_poll = POLL_INTERVAL;
+        self.stopped = false;
+        self.qsearch(-INFINITE, INFINITE, 0)
+    }
+
     /// One iteration with an aspiration window around `previous` (full window when off or shallow).
     fn aspiration(&mut self, depth: i32, previous: i32) -> i32 {
         if !self.config.aspiration || depth < 5 {
