@@ -3,6 +3,7 @@
 //! It alone writes to the output, one flushed line at a time.
 
 use crate::board::{Move, Position, RankBase};
+use crate::book::BookSet;
 use crate::options::{Effect, Level, Options};
 use crate::protocol::{self, Command, Dialect, GoParams, ParseContext, ReaderEvent};
 use crate::search::score::mated_in;
@@ -55,6 +56,8 @@ pub struct Coordinator<W: Write> {
     queue: VecDeque<String>,
     next_id: u64,
     quitting: bool,
+    books: BookSet,
+    rng: u64,
 }
 
 impl<W: Write> Coordinator<W> {
@@ -86,6 +89,12 @@ impl<W: Write> Coordinator<W> {
             queue: VecDeque::new(),
             next_id: 0,
             quitting: false,
+            books: BookSet::default(),
+            // Book choices vary from game to game; nothing else depends on this seed.
+            rng: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64)
+                | 1,
         })
     }
 
@@ -229,7 +238,14 @@ impl<W: Write> Coordinator<W> {
         let before = self.options.clone();
         match self.options.set(name, value, strict) {
             Err(e) => self.error(&e),
-            Ok(Effect::None) | Ok(Effect::Book) => {}
+            Ok(Effect::None) => {}
+            Ok(Effect::Book) => match BookSet::open(&self.options.book_files) {
+                Ok(books) => self.books = books,
+                Err(e) => {
+                    self.books = BookSet::default();
+                    self.error(&e);
+                }
+            },
             Ok(Effect::NewGame) => self.new_game(),
             Ok(Effect::Resize) => match TranspositionTable::new(self.options.hash_mib) {
                 Ok(tt) => {
@@ -324,6 +340,9 @@ impl<W: Write> Coordinator<W> {
             self.print_final(None, None, false);
             return;
         }
+        if self.options.use_book && !params.ponder && !params.infinite && self.play_from_book() {
+            return;
+        }
         let us = root.side_to_move();
         let budget = time::budget(&params, us, self.options.move_overhead_ms);
         let now = Instant::now();
@@ -365,6 +384,35 @@ impl<W: Write> Coordinator<W> {
             config: self.search_config(),
             main_thread_result: params.depth.is_some() && budget.is_none(),
         });
+    }
+
+    /// Answers from the opening book when the position is in it: one `info depth 0 score
+    /// <weight> pv <move>` per candidate, then a move chosen by weight, with the heaviest book
+    /// reply as the ponder move. Returns false when the book has nothing to say.
+    fn play_from_book(&mut self) -> bool {
+        if self.books.is_empty() {
+            return false;
+        }
+        let mut pos = self.position.clone();
+        let candidates = self.books.moves(&mut pos);
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        let Some(choice) = self.books.choose(&mut pos, self.rng, &self.banned) else {
+            return false;
+        };
+        let base = self.rank_base();
+        for b in &candidates {
+            self.line(&format!(
+                "info depth 0 score {} pv {}",
+                b.weight,
+                crate::board::format_move(b.mv, base)
+            ));
+        }
+        pos.make_move(choice.mv);
+        let ponder = self.books.moves(&mut pos).first().map(|b| b.mv);
+        self.print_final(Some(choice.mv), ponder, false);
+        true
     }
 
     fn ponderhit(&mut self, draw: bool) {

@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod book;
 pub mod board;
 pub mod coordinator;
 pub mod eval;

@@ -484,3 +484,61 @@ fn hash_sizes_from_one_mib_to_sixteen_gib() {
     e.send("go depth 2");
     e.expect_prefix("bestmove");
 }
+
+/// A two-move book written in ElephantEye's format for the start position.
+fn small_book() -> std::path::PathBuf {
+    use pao::book::eleeye::{book_key, encode_move};
+    let key = book_key(&Position::startpos(), false);
+    let mut bytes = Vec::new();
+    for (m, w) in [("b2e2", 5u16), ("h2e2", 20u16)] {
+        bytes.extend_from_slice(&key.to_le_bytes());
+        let mv = parse_move(m, RankBase::Zero).expect("move");
+        bytes.extend_from_slice(&encode_move(mv).to_le_bytes());
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
+    let path = std::env::temp_dir().join(format!("pao-book-{}.dat", std::process::id()));
+    std::fs::write(&path, bytes).expect("write book");
+    path
+}
+
+#[test]
+fn book_moves_through_both_dialects() {
+    let path = small_book();
+    let mut e = Engine::ucci(1);
+    e.send(&format!("setoption bookfiles {}", path.display()));
+    e.send("position startpos");
+    e.send("go depth 8");
+    e.expect_exact("info depth 0 score 20 pv h2e2");
+    e.expect_exact("info depth 0 score 5 pv b2e2");
+    let (best, _) = e.expect_prefix("bestmove");
+    assert!(["bestmove h2e2", "bestmove b2e2"].contains(&best.as_str()), "{best}");
+    // Out of book: a normal search.
+    e.send("position startpos moves h2e2");
+    e.send("go depth 2");
+    let (_, lines) = e.expect_prefix("bestmove");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 1 ")), "{lines:?}");
+    // Banned book moves are not played.
+    e.send("position startpos");
+    e.send("banmoves h2e2");
+    e.send("go depth 3");
+    let (best, _) = e.expect_prefix("bestmove");
+    assert_eq!(best, "bestmove b2e2");
+    e.send("setoption bookfiles /nonexistent/book.dat");
+    let line = e.next_line(TIMEOUT).expect("error");
+    assert!(line.starts_with("info string error: cannot read book"), "{line}");
+
+    let mut u = Engine::uci(1);
+    u.send("setoption name UCI_Variant value xiangqi");
+    u.send(&format!("setoption name BookFile value {}", path.display()));
+    u.send("position startpos");
+    u.send("go movetime 1000");
+    u.expect_exact("info depth 0 score 20 pv h3e3");
+    u.expect_exact("info depth 0 score 5 pv b3e3");
+    let (best, _) = u.expect_prefix("bestmove");
+    assert!(["bestmove h3e3", "bestmove b3e3"].contains(&best.as_str()), "{best}");
+    u.send("setoption name OwnBook value false");
+    u.send("go depth 1");
+    let (_, lines) = u.expect_prefix("bestmove");
+    assert!(!lines.iter().any(|l| l.starts_with("info depth 0")), "{lines:?}");
+    let _ = std::fs::remove_file(path);
+}
