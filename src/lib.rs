@@ -2,8 +2,8 @@
 #![deny(missing_docs)]
 
 pub mod bench;
-pub mod book;
 pub mod board;
+pub mod book;
 pub mod coordinator;
 pub mod eval;
 pub mod options;

@@ -511,12 +511,18 @@ fn book_moves_through_both_dialects() {
     e.expect_exact("info depth 0 score 20 pv h2e2");
     e.expect_exact("info depth 0 score 5 pv b2e2");
     let (best, _) = e.expect_prefix("bestmove");
-    assert!(["bestmove h2e2", "bestmove b2e2"].contains(&best.as_str()), "{best}");
+    assert!(
+        ["bestmove h2e2", "bestmove b2e2"].contains(&best.as_str()),
+        "{best}"
+    );
     // Out of book: a normal search.
     e.send("position startpos moves h2e2");
     e.send("go depth 2");
     let (_, lines) = e.expect_prefix("bestmove");
-    assert!(lines.iter().any(|l| l.starts_with("info depth 1 ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{lines:?}"
+    );
     // Banned book moves are not played.
     e.send("position startpos");
     e.send("banmoves h2e2");
@@ -525,7 +531,10 @@ fn book_moves_through_both_dialects() {
     assert_eq!(best, "bestmove b2e2");
     e.send("setoption bookfiles /nonexistent/book.dat");
     let line = e.next_line(TIMEOUT).expect("error");
-    assert!(line.starts_with("info string error: cannot read book"), "{line}");
+    assert!(
+        line.starts_with("info string error: cannot read book"),
+        "{line}"
+    );
 
     let mut u = Engine::uci(1);
     u.send("setoption name UCI_Variant value xiangqi");
@@ -535,10 +544,16 @@ fn book_moves_through_both_dialects() {
     u.expect_exact("info depth 0 score 20 pv h3e3");
     u.expect_exact("info depth 0 score 5 pv b3e3");
     let (best, _) = u.expect_prefix("bestmove");
-    assert!(["bestmove h3e3", "bestmove b3e3"].contains(&best.as_str()), "{best}");
+    assert!(
+        ["bestmove h3e3", "bestmove b3e3"].contains(&best.as_str()),
+        "{best}"
+    );
     u.send("setoption name OwnBook value false");
     u.send("go depth 1");
     let (_, lines) = u.expect_prefix("bestmove");
-    assert!(!lines.iter().any(|l| l.starts_with("info depth 0")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth 0")),
+        "{lines:?}"
+    );
     let _ = std::fs::remove_file(path);
 }

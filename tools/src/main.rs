@@ -1,6 +1,7 @@
 //! `pao-tools`: tournament runner, thread-scaling report and book builder for xiangqi engines.
 
 mod adjudication;
+mod book_cmd;
 mod clock;
 mod engine;
 mod fake_engine;
@@ -53,6 +54,7 @@ const fn command(
 const COMMANDS: &[Command] = &[
     command("match", "engine-versus-engine tournaments (UCCI/UCI)", match_cmd::usage, match_cmd::run),
     command("scaling", "thread-scaling report from `pao bench` (CSV, SVG, table)", scaling::usage, scaling::run),
+    command("book", "build Pao's opening book from games, or show a book's moves", book_cmd::usage, book_cmd::run),
     command("judge", "rule on a game: ongoing, or who won and why", judge::usage, judge::run),
     command("latency", "stop-to-bestmove times at several thread counts", latency::usage, latency::run),
     Command { hidden: true, ..command("fake-engine", "scripted engine for tests", fake_engine::usage, fake_engine::run) },
