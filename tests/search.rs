@@ -226,3 +226,19 @@ fn repetition_without_checks_is_a_draw() {
         Some(0)
     );
 }
+
+#[test]
+fn perpetual_chase_loses_for_the_chaser() {
+    // Red's cannon keeps chasing black's unprotected rook; repeating once more loses.
+    let fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
+    let pos = play(fen, "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7");
+    let repeat = pao::board::parse_move("b2a2", pao::board::RankBase::Zero).expect("move");
+    let tt = Arc::new(TranspositionTable::new(1).expect("table"));
+    let mut s = Searcher::new(tt, SearchConfig::FULL);
+    let r = s.search(&pos, &Limits::depth(3), &[repeat], &mut |_| {});
+    assert_eq!((r.best_move, r.score), (Some(repeat), mated_in(1)));
+    let tt = Arc::new(TranspositionTable::new(1).expect("table"));
+    let mut s = Searcher::new(tt, SearchConfig::FULL);
+    let r = s.search(&pos, &Limits::depth(3), &[], &mut |_| {});
+    assert_ne!(r.best_move, Some(repeat));
+}
