@@ -209,7 +209,7 @@ impl Position {
 
     /// Legality of a pseudo-legal move given this node's `LegalityInfo` (not in check).
     #[inline(always)]
-    fn is_legal_with(&mut self, m: Move, info: &LegalityInfo) -> bool {
+    pub(crate) fn is_legal_with(&mut self, m: Move, info: &LegalityInfo) -> bool {
         let from = m.from().index();
         if from == self.generals[self.side.index()] as usize || (info.pinned >> from) & 1 == 1 {
             return self.leaves_general_safe(m);

@@ -1,37 +1,35 @@
-//! Move ordering: the transposition-table move first, then captures by MVV-LVA, killers, the
-//! counter-move, then quiet moves by history. Moves are scored once and picked best-first.
+//! Move ordering by stages: the transposition-table move, then captures by MVV-LVA, killers,
+//! the counter-move, then quiet moves by history. Each stage is generated only when the ones
+//! before it did not cut off, and legality is tested only for the moves actually handed out:
+//! most nodes cut off early, so most moves are never generated, scored or verified.
 
 use super::config::SearchConfig;
 use super::heuristics::Heuristics;
+use crate::board::movegen::{GenKind, LegalityInfo};
 use crate::board::{Move, MoveList, Piece, PieceKind, Position, MAX_MOVES};
 use arrayvec::ArrayVec;
 
-const TT_MOVE: i32 = 4_000_000;
-const CAPTURE: i32 = 2_000_000;
 const KILLER_0: i32 = 1_000_000;
 const KILLER_1: i32 = 999_000;
 const COUNTER: i32 = 998_000;
+const CAPTURE: i32 = 2_000_000;
 
 /// Ordering value of a victim (MVV) by kind; the general never is one in legal play.
 const VICTIM: [i32; 7] = [1000, 20, 20, 45, 90, 50, 15];
 /// Attacker rank (LVA): cheaper attackers first.
 const ATTACKER: [i32; 7] = [6, 2, 2, 3, 5, 4, 1];
 
+/// Quiet moves picked best-first before the rest are sorted once: cut nodes rarely get further.
+const SELECTION_PICKS: usize = 4;
+
 /// Where the ordering hints for one node come from.
 pub struct OrderingHints {
-    /// Best move stored in the transposition table for this node.
+    /// Best move stored in the transposition table for this node (already pseudo-legal).
     pub tt_move: Move,
     /// Killer moves at this ply.
     pub killers: [Move; 2],
     /// The refutation recorded for the opponent's last move.
     pub counter: Move,
-}
-
-/// Scored moves, handed out best first.
-pub struct MovePicker {
-    moves: MoveList,
-    scores: ArrayVec<i32, MAX_MOVES>,
-    next: usize,
 }
 
 /// MVV-LVA value of a capture (higher first).
@@ -44,80 +42,281 @@ pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
     victim * 8 - attacker
 }
 
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    Captures,
+    Killer0,
+    Killer1,
+    Counter,
+    GenQuiets,
+    Quiets,
+    GenAll,
+    All,
+    Done,
+}
+
+/// Hands out the legal moves of a node, best first.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    /// Captures only (quiescence): the picker stops after the capture stage.
+    captures_only: bool,
+    in_check: bool,
+    moves: MoveList,
+    scores: ArrayVec<i32, MAX_MOVES>,
+    next: usize,
+    /// Moves of the current stage handed out by selection so far.
+    picked: usize,
+    legality: Option<LegalityInfo>,
+    /// Legal moves handed out so far.
+    yielded: usize,
+}
+
 impl MovePicker {
-    /// Scores `moves` for this node.
-    pub fn new(
-        pos: &Position,
-        moves: MoveList,
-        hints: &OrderingHints,
+    /// A picker for a main-search node. With capture ordering off (ablation), every move is
+    /// generated at once and scored as one list, which with every switch off is generation
+    /// order.
+    pub fn new(pos: &Position, hints: &OrderingHints, config: &SearchConfig) -> MovePicker {
+        let in_check = pos.in_check();
+        let staged = config.capture_ordering && !in_check;
+        let mut picker = MovePicker::empty(in_check);
+        picker.tt_move = if config.tt_move {
+            hints.tt_move
+        } else {
+            Move::NONE
+        };
+        if config.killers {
+            picker.killers = hints.killers;
+        }
+        if config.counter_move {
+            picker.counter = hints.counter;
+        }
+        picker.stage = match (picker.tt_move.is_none(), staged) {
+            (false, _) => Stage::TtMove,
+            (true, true) => Stage::GenCaptures,
+            (true, false) => Stage::GenAll,
+        };
+        picker
+    }
+
+    /// Captures only, by MVV-LVA (quiescence, not in check).
+    pub fn captures(pos: &Position) -> MovePicker {
+        debug_assert!(!pos.in_check());
+        let mut picker = MovePicker::empty(false);
+        picker.captures_only = true;
+        picker.stage = Stage::GenCaptures;
+        picker
+    }
+
+    /// Every evasion (quiescence in check), ordered as in the main search without a TT move.
+    pub fn evasions(pos: &Position, killers: [Move; 2], config: &SearchConfig) -> MovePicker {
+        debug_assert!(pos.in_check());
+        let mut picker = MovePicker::empty(true);
+        if config.killers {
+            picker.killers = killers;
+        }
+        picker.stage = Stage::GenAll;
+        picker
+    }
+
+    fn empty(in_check: bool) -> MovePicker {
+        MovePicker {
+            stage: Stage::Done,
+            tt_move: Move::NONE,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            captures_only: false,
+            in_check,
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
+            next: 0,
+            picked: 0,
+            legality: None,
+            yielded: 0,
+        }
+    }
+
+    /// Legal moves handed out so far (0 after exhaustion means mate or stalemate).
+    pub fn yielded(&self) -> usize {
+        self.yielded
+    }
+
+    /// The next legal move, or `None` when the node has no more.
+    pub fn next_move(
+        &mut self,
+        pos: &mut Position,
         heur: &Heuristics,
         config: &SearchConfig,
-    ) -> MovePicker {
-        let mut scores = ArrayVec::new();
-        for &m in moves.iter() {
-            let score = if config.tt_move && m == hints.tt_move {
-                TT_MOVE
-            } else if pos.is_capture(m) {
-                if config.capture_ordering {
-                    CAPTURE + mvv_lva(pos, m)
-                } else {
-                    0
+    ) -> Option<Move> {
+        loop {
+            let candidate = match self.stage {
+                Stage::TtMove => {
+                    self.stage = if config.capture_ordering && !self.in_check {
+                        Stage::GenCaptures
+                    } else {
+                        Stage::GenAll
+                    };
+                    self.tt_move
                 }
-            } else if config.killers && m == hints.killers[0] {
-                KILLER_0
-            } else if config.killers && m == hints.killers[1] {
-                KILLER_1
-            } else if config.counter_move && m == hints.counter {
-                COUNTER
-            } else if config.history {
-                let piece = pos
-                    .piece_at(m.from())
-                    .unwrap_or(Piece::new(pos.side_to_move(), PieceKind::General));
-                heur.history(piece, m)
+                Stage::GenCaptures => {
+                    pos.generate_pseudo(GenKind::Captures, &mut self.moves);
+                    for &m in self.moves.iter() {
+                        let s = if config.capture_ordering {
+                            mvv_lva(pos, m)
+                        } else {
+                            0
+                        };
+                        self.scores.push(s);
+                    }
+                    self.start_stage(Stage::Captures);
+                    continue;
+                }
+                Stage::Captures => match self.select() {
+                    Some(m) if m != self.tt_move => m,
+                    Some(_) => continue,
+                    None => {
+                        self.stage = if self.captures_only {
+                            Stage::Done
+                        } else {
+                            Stage::Killer0
+                        };
+                        continue;
+                    }
+                },
+                Stage::Killer0 => {
+                    self.stage = Stage::Killer1;
+                    self.quiet_hint(pos, self.killers[0], true)
+                }
+                Stage::Killer1 => {
+                    self.stage = Stage::Counter;
+                    let m = self.killers[1];
+                    self.quiet_hint(pos, m, m != self.killers[0])
+                }
+                Stage::Counter => {
+                    self.stage = Stage::GenQuiets;
+                    let m = self.counter;
+                    let fresh = m != self.killers[0] && m != self.killers[1];
+                    self.quiet_hint(pos, m, fresh)
+                }
+                Stage::GenQuiets => {
+                    self.moves.clear();
+                    self.scores.clear();
+                    pos.generate_pseudo(GenKind::Quiets, &mut self.moves);
+                    for &m in self.moves.iter() {
+                        self.scores.push(quiet_score(pos, m, heur, config));
+                    }
+                    self.start_stage(Stage::Quiets);
+                    continue;
+                }
+                Stage::Quiets => match self.select_sorted() {
+                    Some(m) => {
+                        if m == self.tt_move || self.killers.contains(&m) || m == self.counter {
+                            continue;
+                        }
+                        m
+                    }
+                    None => {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                },
+                Stage::GenAll => {
+                    if self.in_check {
+                        pos.generate_evasions(&mut self.moves);
+                    } else {
+                        pos.generate_pseudo(GenKind::All, &mut self.moves);
+                    }
+                    for &m in self.moves.iter() {
+                        let s = self.scored_all(pos, m, heur, config);
+                        self.scores.push(s);
+                    }
+                    self.start_stage(Stage::All);
+                    continue;
+                }
+                Stage::All => match self.select() {
+                    Some(m) if m != self.tt_move => {
+                        if self.in_check {
+                            // Evasions come out of the generator already legal.
+                            self.yielded += 1;
+                            return Some(m);
+                        }
+                        m
+                    }
+                    Some(_) => continue,
+                    None => {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                },
+                Stage::Done => return None,
+            };
+            if !candidate.is_none() && self.is_legal(pos, candidate) {
+                self.yielded += 1;
+                return Some(candidate);
+            }
+        }
+    }
+
+    /// A killer or counter-move worth trying here: new, not the TT move, a quiet move that is
+    /// pseudo-legal in this position. `Move::NONE` means skip it.
+    #[inline]
+    fn quiet_hint(&self, pos: &Position, m: Move, fresh: bool) -> Move {
+        if fresh && m != self.tt_move && pos.is_pseudo_legal(m) && !pos.is_capture(m) {
+            m
+        } else {
+            Move::NONE
+        }
+    }
+
+    fn start_stage(&mut self, stage: Stage) {
+        self.stage = stage;
+        self.next = 0;
+        self.picked = 0;
+    }
+
+    /// Legality of a pseudo-legal move, with this node's pin facts computed on first use.
+    #[inline]
+    fn is_legal(&mut self, pos: &mut Position, m: Move) -> bool {
+        if self.in_check {
+            return pos.is_legal_pseudo(m);
+        }
+        let info = match self.legality {
+            Some(info) => info,
+            None => {
+                let info = pos.legality_info();
+                self.legality = Some(info);
+                info
+            }
+        };
+        pos.is_legal_with(m, &info)
+    }
+
+    /// Ordering value in the one-list mode (in check, or capture ordering switched off).
+    fn scored_all(&self, pos: &Position, m: Move, heur: &Heuristics, config: &SearchConfig) -> i32 {
+        if pos.is_capture(m) {
+            if config.capture_ordering {
+                CAPTURE + mvv_lva(pos, m)
             } else {
                 0
-            };
-            scores.push(score);
-        }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
-    }
-
-    /// Captures only, by MVV-LVA (quiescence).
-    pub fn captures(pos: &Position, moves: MoveList, config: &SearchConfig) -> MovePicker {
-        let scores = moves
-            .iter()
-            .map(|&m| {
-                if config.capture_ordering {
-                    mvv_lva(pos, m)
-                } else {
-                    0
-                }
-            })
-            .collect();
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
+            }
+        } else if m == self.killers[0] {
+            KILLER_0
+        } else if m == self.killers[1] {
+            KILLER_1
+        } else if m == self.counter {
+            COUNTER
+        } else {
+            quiet_score(pos, m, heur, config)
         }
     }
 
-    /// Number of moves in all.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// True when there are no moves.
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    /// The next best move; ties keep generation order.
+    /// The best remaining move of the stage (first of equals), by selection.
     #[inline]
-    pub fn next_move(&mut self) -> Option<Move> {
+    fn select(&mut self) -> Option<Move> {
         let n = self.moves.len();
         if self.next >= n {
             return None;
@@ -128,11 +327,60 @@ impl MovePicker {
                 best = i;
             }
         }
-        let slice = self.moves.as_mut_slice();
-        slice.swap(self.next, best);
+        self.moves.as_mut_slice().swap(self.next, best);
         self.scores.swap(self.next, best);
-        let m = slice[self.next];
+        let m = self.moves[self.next];
         self.next += 1;
         Some(m)
+    }
+
+    /// Selection for the first few picks, then one stable sort of what is left.
+    #[inline]
+    fn select_sorted(&mut self) -> Option<Move> {
+        if self.picked < SELECTION_PICKS {
+            self.picked += 1;
+            let m = self.select();
+            if self.picked == SELECTION_PICKS {
+                self.sort_rest();
+            }
+            return m;
+        }
+        let m = self.moves.as_slice().get(self.next).copied();
+        self.next += 1;
+        m
+    }
+
+    /// Insertion sort (descending, stable) of the moves not handed out yet.
+    fn sort_rest(&mut self) {
+        let start = self.next;
+        let n = self.moves.len();
+        if start >= n {
+            return;
+        }
+        let moves = self.moves.as_mut_slice();
+        for i in start + 1..n {
+            let (m, s) = (moves[i], self.scores[i]);
+            let mut j = i;
+            while j > start && self.scores[j - 1] < s {
+                moves[j] = moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            moves[j] = m;
+            self.scores[j] = s;
+        }
+    }
+}
+
+/// History value of a quiet move (0 with history off).
+#[inline]
+fn quiet_score(pos: &Position, m: Move, heur: &Heuristics, config: &SearchConfig) -> i32 {
+    if config.history {
+        let piece = pos
+            .piece_at(m.from())
+            .unwrap_or(Piece::new(pos.side_to_move(), PieceKind::General));
+        heur.history(piece, m)
+    } else {
+        0
     }
 }

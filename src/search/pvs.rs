@@ -6,7 +6,7 @@ use super::ordering::{MovePicker, OrderingHints};
 use super::repetition::repetition_score;
 use super::score::{from_tt, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::worker::Searcher;
-use crate::board::{Move, MoveList, PieceKind, Position};
+use crate::board::{Move, PieceKind, Position};
 use crate::tt::Bound;
 
 /// Futility margins by remaining depth (index 0 unused).
@@ -145,50 +145,25 @@ impl Searcher {
         }
 
         // The TT move is tried before any generation: when it cuts off, nothing is generated.
-        let tt_first = !tt_move.is_none()
-            && (!root || self.root_moves.is_empty() || self.root_moves.contains(&tt_move))
-            && self.pos.is_legal_pseudo(tt_move);
-        let mut tt_pending = tt_first;
-        let mut picker: Option<MovePicker> = None;
+        let restricted = root && !self.root_moves.is_empty();
+        if restricted && !self.root_moves.contains(&tt_move) {
+            tt_move = Move::NONE;
+        }
+        let hints = self.ordering_hints(ply, tt_move);
+        let mut picker = MovePicker::new(&self.pos, &hints, &self.config);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
+        let mut legal = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
         let mut quiet_count = 0usize;
 
-        loop {
-            let m = if tt_pending {
-                tt_pending = false;
-                tt_move
-            } else {
-                if picker.is_none() {
-                    let mut moves = MoveList::new();
-                    self.pos.generate_legal(&mut moves);
-                    if root && !self.root_moves.is_empty() {
-                        let allowed = &self.root_moves;
-                        moves.retain(|m| allowed.contains(&m));
-                    }
-                    if tt_first {
-                        moves.retain(|m| m != tt_move);
-                    } else if moves.is_empty() {
-                        // Checkmate and stalemate both lose.
-                        return mated_in(ply);
-                    }
-                    let hints = self.ordering_hints(ply, tt_move);
-                    picker = Some(MovePicker::new(
-                        &self.pos,
-                        moves,
-                        &hints,
-                        &self.heur,
-                        &self.config,
-                    ));
-                }
-                match picker.as_mut().and_then(MovePicker::next_move) {
-                    Some(m) => m,
-                    None => break,
-                }
-            };
+        while let Some(m) = picker.next_move(&mut self.pos, &self.heur, &self.config) {
+            if restricted && !self.root_moves.contains(&m) {
+                continue;
+            }
+            legal += 1;
             let capture = self.pos.is_capture(m);
             let piece = self.pos.piece_at(m.from());
             self.stack[ply].mv = m;
@@ -277,6 +252,10 @@ impl Searcher {
                     alpha = score;
                 }
             }
+        }
+        if legal == 0 {
+            // Checkmate and stalemate both lose.
+            return mated_in(ply);
         }
         if searched == 0 {
             // Every move was pruned by futility: the static score stands.

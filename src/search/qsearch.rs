@@ -4,8 +4,6 @@
 use super::ordering::MovePicker;
 use super::score::{mated_in, INFINITE, MAX_PLY};
 use super::worker::Searcher;
-use crate::board::MoveList;
-use crate::search::ordering::OrderingHints;
 
 impl Searcher {
     /// Quiescence search at `ply` within (alpha, beta); fail-soft.
@@ -21,13 +19,9 @@ impl Searcher {
         }
         let in_check = self.pos.in_check();
         let mut best;
-        let mut moves = MoveList::new();
-        if in_check {
-            self.pos.generate_evasions(&mut moves);
-            if moves.is_empty() {
-                return mated_in(ply);
-            }
+        let mut picker = if in_check {
             best = -INFINITE;
+            MovePicker::evasions(&self.pos, self.heur.killers(ply), &self.config)
         } else {
             // Stalemate loses. Only a side reduced to general, advisors and elephants is ever
             // likely to have no move, so only then is the (costly) test made.
@@ -41,19 +35,9 @@ impl Searcher {
                 return best;
             }
             alpha = alpha.max(best);
-            self.pos.generate_legal_captures(&mut moves);
-        }
-        let mut picker = if in_check {
-            let hints = OrderingHints {
-                tt_move: crate::board::Move::NONE,
-                killers: self.heur.killers(ply),
-                counter: crate::board::Move::NONE,
-            };
-            MovePicker::new(&self.pos, moves, &hints, &self.heur, &self.config)
-        } else {
-            MovePicker::captures(&self.pos, moves, &self.config)
+            MovePicker::captures(&self.pos)
         };
-        while let Some(m) = picker.next_move() {
+        while let Some(m) = picker.next_move(&mut self.pos, &self.heur, &self.config) {
             self.pos.make_move(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.pos.unmake_move();
@@ -69,6 +53,9 @@ impl Searcher {
                     alpha = score;
                 }
             }
+        }
+        if in_check && picker.yielded() == 0 {
+            return mated_in(ply);
         }
         best
     }

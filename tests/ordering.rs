@@ -1,0 +1,105 @@
+//! The staged move picker hands out exactly the legal moves of a node, each once, whatever the
+//! hints (TT move, killers, counter-move: right, wrong or illegal here) and the switches.
+
+use pao::board::{Move, Position};
+use pao::search::heuristics::Heuristics;
+use pao::search::ordering::{MovePicker, OrderingHints};
+use pao::search::SearchConfig;
+use proptest::prelude::*;
+
+fn sorted(moves: impl IntoIterator<Item = Move>) -> Vec<String> {
+    let mut v: Vec<String> = moves.into_iter().map(|m| m.to_string()).collect();
+    v.sort();
+    v
+}
+
+/// Drains a picker and checks it against the legal move list; returns the order handed out.
+fn drain(pos: &mut Position, mut picker: MovePicker, config: &SearchConfig) -> Vec<Move> {
+    let heur = Heuristics::new();
+    let mut out = Vec::new();
+    while let Some(m) = picker.next_move(pos, &heur, config) {
+        out.push(m);
+    }
+    assert_eq!(picker.yielded(), out.len());
+    out
+}
+
+fn check_node(pos: &mut Position, hint_picks: [usize; 4], stray: Move) {
+    let legal = pos.legal_moves();
+    let fen = pos.to_fen();
+    let pick = |i: usize| {
+        if legal.is_empty() || i % 5 == 4 {
+            stray
+        } else {
+            legal[i % legal.len()]
+        }
+    };
+    // A TT move is always pseudo-legal when the search hands it over.
+    let tt = pick(hint_picks[0]);
+    let tt = if pos.is_pseudo_legal(tt) {
+        tt
+    } else {
+        Move::NONE
+    };
+    let hints = OrderingHints {
+        tt_move: tt,
+        killers: [pick(hint_picks[1]), pick(hint_picks[2])],
+        counter: pick(hint_picks[3]),
+    };
+    for config in [SearchConfig::FULL, SearchConfig::PLAIN] {
+        let picker = MovePicker::new(pos, &hints, &config);
+        let got = drain(pos, picker, &config);
+        assert_eq!(sorted(got.clone()), sorted(legal.iter().copied()), "{fen}");
+        if config.tt_move && !tt.is_none() && pos.is_legal(tt) {
+            assert_eq!(got[0], tt, "TT move first in {fen}");
+        }
+        if config == SearchConfig::PLAIN {
+            // Every switch off: generation order.
+            assert_eq!(got, legal.iter().copied().collect::<Vec<_>>(), "{fen}");
+        }
+    }
+    if pos.in_check() {
+        let picker = MovePicker::evasions(pos, hints.killers, &SearchConfig::FULL);
+        let got = drain(pos, picker, &SearchConfig::FULL);
+        assert_eq!(sorted(got), sorted(legal.iter().copied()), "{fen}");
+    } else {
+        let mut captures = pao::board::MoveList::new();
+        pos.generate_legal_captures(&mut captures);
+        let picker = MovePicker::captures(pos);
+        let got = drain(pos, picker, &SearchConfig::FULL);
+        assert_eq!(sorted(got), sorted(captures.iter().copied()), "{fen}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn picker_yields_exactly_the_legal_moves(
+        fen_index in 0usize..49,
+        choices in proptest::collection::vec(any::<usize>(), 0..40),
+        hints in any::<[usize; 4]>(),
+        stray_raw in any::<u16>(),
+    ) {
+        let fens = pao::bench::parse_fens(pao::bench::BENCH_FENS);
+        let mut pos = Position::from_fen(fens[fen_index % fens.len()]).expect("bench FEN");
+        let stray = Move::from_raw(stray_raw & 0x3fff).unwrap_or(Move::NONE);
+        for &c in &choices {
+            check_node(&mut pos, hints, stray);
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos.make_move(legal[c % legal.len()]);
+        }
+    }
+}
+
+#[test]
+fn captures_come_most_valuable_victim_first() {
+    // Red rook on e5 can take a black rook (a9... here e9 file) or a soldier: the rook first.
+    let mut pos = Position::from_fen("3k5/9/9/9/r3R3p/9/9/9/9/4K4 w").expect("FEN");
+    let picker = MovePicker::captures(&pos);
+    let got = drain(&mut pos, picker, &SearchConfig::FULL);
+    let names: Vec<String> = got.iter().map(|m| m.to_string()).collect();
+    assert_eq!(names, ["e5a5", "e5i5"]);
+}
