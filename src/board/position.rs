@@ -47,6 +47,8 @@ pub struct Position {
     pub(crate) rank_occ: [u16; RANKS],
     pub(crate) file_occ: [u16; FILES],
     pub(crate) color_bb: [u128; 2],
+    /// Squares of each piece code (colour * 8 + kind), for loops over one kind.
+    pub(crate) piece_bb: [u128; Piece::CODES],
     pub(crate) generals: [u8; 2],
     pub(crate) counts: [[u8; 7]; 2],
     pub(crate) side: Color,
@@ -81,6 +83,7 @@ impl Position {
             rank_occ: [0; RANKS],
             file_occ: [0; FILES],
             color_bb: [0; 2],
+            piece_bb: [0; Piece::CODES],
             generals: [0; 2],
             counts: [[0; 7]; 2],
             side: Color::Red,
@@ -101,6 +104,7 @@ impl Position {
         self.rank_occ[sq.rank()] |= 1 << sq.file();
         self.file_occ[sq.file()] |= 1 << sq.rank();
         self.color_bb[piece.color().index()] |= 1u128 << s;
+        self.piece_bb[piece.code()] |= 1u128 << s;
         self.counts[piece.color().index()][piece.kind().index()] += 1;
         if piece.kind() == PieceKind::General {
             self.generals[piece.color().index()] = s as u8;
@@ -189,6 +193,12 @@ impl Position {
     #[inline]
     pub fn pieces_of(&self, color: Color) -> u128 {
         self.color_bb[color.index()]
+    }
+
+    /// Squares of `color`'s pieces of `kind`, as a 90-bit set.
+    #[inline]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> u128 {
+        self.piece_bb[Piece::new(color, kind).code()]
     }
 
     /// Plies since the last capture (the 60-move rule counts these).
@@ -303,7 +313,9 @@ impl Position {
         self.rank_occ[tr] |= 1 << tf;
         self.file_occ[tf] |= 1 << tr;
         let c = (piece >> 3) as usize;
-        self.color_bb[c] ^= (1u128 << from) | (1u128 << to);
+        let moved = (1u128 << from) | (1u128 << to);
+        self.color_bb[c] ^= moved;
+        self.piece_bb[piece as usize] ^= moved;
         if piece & 7 == PieceKind::General as u8 {
             self.generals[c] = to as u8;
         }
@@ -333,6 +345,7 @@ impl Position {
             self.sub_psq(PSQ[captured as usize][to]);
             let cc = (captured >> 3) as usize;
             self.color_bb[cc] &= !(1u128 << to);
+            self.piece_bb[captured as usize] &= !(1u128 << to);
             self.counts[cc][(captured & 7) as usize] -= 1;
             self.clock = 0;
         } else {
@@ -367,6 +380,7 @@ impl Position {
             self.rank_occ[to / FILES] |= 1 << (to % FILES);
             self.file_occ[to % FILES] |= 1 << (to / FILES);
             self.color_bb[cc] |= 1u128 << to;
+            self.piece_bb[u.captured as usize] |= 1u128 << to;
             self.counts[cc][(u.captured & 7) as usize] += 1;
         }
         self.side = self.side.flip();
@@ -418,6 +432,7 @@ impl Position {
         let them = us.flip();
         if captured != EMPTY {
             self.color_bb[them.index()] &= !(1u128 << to);
+            self.piece_bb[captured as usize] &= !(1u128 << to);
             self.counts[them.index()][(captured & 7) as usize] -= 1;
         }
         self.shift(from, to, piece);
@@ -428,6 +443,7 @@ impl Position {
             self.rank_occ[to / FILES] |= 1 << (to % FILES);
             self.file_occ[to % FILES] |= 1 << (to / FILES);
             self.color_bb[them.index()] |= 1u128 << to;
+            self.piece_bb[captured as usize] |= 1u128 << to;
             self.counts[them.index()][(captured & 7) as usize] += 1;
         }
         safe
@@ -454,6 +470,7 @@ impl PartialEq for Position {
             && self.rank_occ == other.rank_occ
             && self.file_occ == other.file_occ
             && self.color_bb == other.color_bb
+            && self.piece_bb == other.piece_bb
             && self.generals == other.generals
             && self.counts == other.counts
             && self.in_check == other.in_check

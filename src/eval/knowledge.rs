@@ -26,6 +26,31 @@ pub fn terms(pos: &Position) -> Pair {
     total
 }
 
+/// Iterates over the squares of a 90-bit set.
+#[inline(always)]
+fn squares(mut bits: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let s = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        Some(s)
+    })
+}
+
+/// The files holding at least one square of a 90-bit set, as a 9-bit mask.
+#[inline(always)]
+fn files_of(bits: u128) -> u16 {
+    let mut files = 0u128;
+    let mut rest = bits;
+    while rest != 0 {
+        files |= rest;
+        rest >>= FILES;
+    }
+    (files & 0x1ff) as u16
+}
+
 fn side_terms(pos: &Position, us: Color) -> Pair {
     let them = us.flip();
     let own = pos.color_bb[us.index()];
@@ -33,44 +58,29 @@ fn side_terms(pos: &Position, us: Color) -> Pair {
     let (egf, egr) = (enemy_general % FILES, enemy_general / FILES);
     let mut mg = 0;
     let mut eg = 0;
-    // One pass to find the pieces that matter and the files of own soldiers.
-    let mut soldier_files = 0u16;
-    let mut rooks = [0usize; 2];
-    let mut rook_count = 0;
-    let mut bits = own;
-    while bits != 0 {
-        let s = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let (f, r) = (s % FILES, s / FILES);
-        match pos.board[s] & 7 {
-            6 => soldier_files |= 1 << f,
-            4 if rook_count < 2 => {
-                rooks[rook_count] = s;
-                rook_count += 1;
-            }
-            3 => {
-                let leaps = &HORSE_MOVES[s];
-                let mut mobility = 0;
-                for i in 0..leaps.len as usize {
-                    let to = leaps.to[i] as usize;
-                    let leg_free = pos.board[leaps.block[i] as usize] == EMPTY;
-                    mobility += (leg_free && (own >> to) & 1 == 0) as i32;
-                }
-                mg += HORSE_MOBILITY.mg * (mobility - 3);
-                eg += HORSE_MOBILITY.eg * (mobility - 3);
-            }
-            // A cannon on the enemy general's file with nothing between: the hollow cannon.
-            5 if f == egf => {
-                let (lo, hi) = (r.min(egr), r.max(egr));
-                let between = pos.file_occ[f] & (((1u16 << hi) - 1) & !((2u16 << lo) - 1));
-                if between == 0 {
-                    mg += HOLLOW_CANNON;
-                }
-            }
-            _ => {}
+    for s in squares(pos.pieces(us, PieceKind::Horse)) {
+        let leaps = &HORSE_MOVES[s];
+        let mut mobility = 0;
+        for i in 0..leaps.len as usize {
+            let to = leaps.to[i] as usize;
+            let leg_free = pos.board[leaps.block[i] as usize] == EMPTY;
+            mobility += (leg_free && (own >> to) & 1 == 0) as i32;
+        }
+        mg += HORSE_MOBILITY.mg * (mobility - 3);
+        eg += HORSE_MOBILITY.eg * (mobility - 3);
+    }
+    // A cannon on the enemy general's file with nothing between: the hollow cannon.
+    let file_mask: u128 = (0..10).fold(0, |m, r| m | (1u128 << (r * FILES)));
+    for s in squares(pos.pieces(us, PieceKind::Cannon) & (file_mask << egf)) {
+        let r = s / FILES;
+        let (lo, hi) = (r.min(egr), r.max(egr));
+        let between = pos.file_occ[egf] & (((1u16 << hi) - 1) & !((2u16 << lo) - 1));
+        if between == 0 {
+            mg += HOLLOW_CANNON;
         }
     }
-    for &s in &rooks[..rook_count] {
+    let soldier_files = files_of(pos.pieces(us, PieceKind::Soldier));
+    for s in squares(pos.pieces(us, PieceKind::Rook)) {
         let (f, r) = (s % FILES, s / FILES);
         let rank = &RANK_MOVES[f][pos.rank_occ[r] as usize];
         let file = &FILE_MOVES[r][pos.file_occ[f] as usize];
