@@ -321,6 +321,20 @@ impl Position {
         }
     }
 
+    /// The key the position will have after the move `m` (for prefetching its table entry).
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let from = m.from().index();
+        let to = m.to().index();
+        let piece = self.board[from] as usize;
+        let captured = self.board[to];
+        let mut key = self.key ^ SIDE_KEY ^ PIECE_KEYS[piece][from] ^ PIECE_KEYS[piece][to];
+        if captured != EMPTY {
+            key ^= PIECE_KEYS[captured as usize][to];
+        }
+        key
+    }
+
     /// Plays a pseudo-legal move. The caller checks legality (`is_legal`, or a legal list).
     #[inline]
     pub fn make_move(&mut self, m: Move) {

@@ -168,6 +168,9 @@ impl Searcher {
             let piece = self.pos.piece_at(m.from());
             self.stack[ply].mv = m;
             self.stack[ply].piece = piece;
+            if depth >= 2 {
+                self.tt.prefetch(self.pos.key_after(m));
+            }
             self.pos.make_move(m);
             let gives_check = self.pos.in_check();
             let extension =
