@@ -365,3 +365,25 @@ const fn diagonal_masks() -> [u128; SQUARES] {
 pub static LINE_MASK: [u128; SQUARES] = line_masks();
 /// The up-to-four diagonal neighbours (the legs of horses that could attack the square).
 pub static DIAGONAL_MASK: [u128; SQUARES] = diagonal_masks();
+
+const fn leap_masks(t: &[Leaps; SQUARES]) -> [u128; SQUARES] {
+    let mut m = [0u128; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        let mut i = 0;
+        while i < t[s].len as usize {
+            m[s] |= 1u128 << t[s].to[i];
+            i += 1;
+        }
+        s += 1;
+    }
+    m
+}
+
+/// Squares from which a horse could attack each square (legs ignored): a quick reject.
+pub static HORSE_ATTACKER_MASK: [u128; SQUARES] = leap_masks(&horse_attacker_table());
+/// Squares from which a soldier of each colour attacks each square.
+pub static SOLDIER_ATTACKER_MASK: [[u128; SQUARES]; 2] = [
+    leap_masks(&soldier_attacker_table(0)),
+    leap_masks(&soldier_attacker_table(1)),
+];

@@ -1,6 +1,9 @@
 //! The position: board, occupancy masks, Zobrist key, make/unmake and check detection.
 
-use super::attacks::{Leaps, FILE_MOVES, HORSE_ATTACKERS, RANK_MOVES, SOLDIER_ATTACKERS};
+use super::attacks::{
+    Leaps, FILE_MOVES, HORSE_ATTACKERS, HORSE_ATTACKER_MASK, LINE_MASK, RANK_MOVES,
+    SOLDIER_ATTACKER_MASK,
+};
 use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::{Square, FILES, RANKS, SQUARES};
@@ -252,35 +255,43 @@ impl Position {
         let s = sq.index();
         let f = sq.file();
         let r = sq.rank();
-        let rook = Piece::new(by, PieceKind::Rook).code() as u8;
-        let cannon = Piece::new(by, PieceKind::Cannon).code() as u8;
-        let general = Piece::new(by, PieceKind::General).code() as u8;
-        let rank = &RANK_MOVES[f][self.rank_occ[r] as usize];
-        let file = &FILE_MOVES[r][self.file_occ[f] as usize];
-        for b in bits16(rank.rook_cap) {
-            if self.board[r * FILES + b] == rook {
-                return true;
+        let base = by.index() * 8;
+        let rook = (base + PieceKind::Rook as usize) as u8;
+        let cannon = (base + PieceKind::Cannon as usize) as u8;
+        let general = (base + PieceKind::General as usize) as u8;
+        let rooks = self.piece_bb[rook as usize];
+        let cannons = self.piece_bb[cannon as usize];
+        let generals = self.piece_bb[general as usize];
+        // Quick rejects by piece sets first: most lines and leaps hold no attacker at all.
+        if (rooks | cannons | generals) & LINE_MASK[s] != 0 {
+            let rank = &RANK_MOVES[f][self.rank_occ[r] as usize];
+            let file = &FILE_MOVES[r][self.file_occ[f] as usize];
+            for b in bits16(rank.rook_cap) {
+                if self.board[r * FILES + b] == rook {
+                    return true;
+                }
+            }
+            for b in bits16(file.rook_cap) {
+                let p = self.board[b * FILES + f];
+                if p == rook || p == general {
+                    return true;
+                }
+            }
+            if cannons & LINE_MASK[s] != 0 {
+                for b in bits16(rank.cannon_cap) {
+                    if self.board[r * FILES + b] == cannon {
+                        return true;
+                    }
+                }
+                for b in bits16(file.cannon_cap) {
+                    if self.board[b * FILES + f] == cannon {
+                        return true;
+                    }
+                }
             }
         }
-        for b in bits16(file.rook_cap) {
-            let p = self.board[b * FILES + f];
-            if p == rook || p == general {
-                return true;
-            }
-        }
-        for b in bits16(rank.cannon_cap) {
-            if self.board[r * FILES + b] == cannon {
-                return true;
-            }
-        }
-        for b in bits16(file.cannon_cap) {
-            if self.board[b * FILES + f] == cannon {
-                return true;
-            }
-        }
-        let bi = by.index();
-        if self.counts[bi][PieceKind::Horse.index()] > 0 {
-            let horse = Piece::new(by, PieceKind::Horse).code() as u8;
+        let horse = (base + PieceKind::Horse as usize) as u8;
+        if self.piece_bb[horse as usize] & HORSE_ATTACKER_MASK[s] != 0 {
             let a: &Leaps = &HORSE_ATTACKERS[s];
             for i in 0..a.len as usize {
                 if self.board[a.to[i] as usize] == horse && self.board[a.block[i] as usize] == EMPTY
@@ -289,16 +300,8 @@ impl Position {
                 }
             }
         }
-        if self.counts[bi][PieceKind::Soldier.index()] > 0 {
-            let soldier = Piece::new(by, PieceKind::Soldier).code() as u8;
-            let a: &Leaps = &SOLDIER_ATTACKERS[bi][s];
-            for i in 0..a.len as usize {
-                if self.board[a.to[i] as usize] == soldier {
-                    return true;
-                }
-            }
-        }
-        false
+        let soldier = base + PieceKind::Soldier as usize;
+        self.piece_bb[soldier] & SOLDIER_ATTACKER_MASK[by.index()][s] != 0
     }
 
     /// Moves a piece between squares on the raw board and masks (no key, no history).
