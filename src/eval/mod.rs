@@ -2,10 +2,12 @@
 //! the position), xiangqi knowledge, tapering by the material left, and draw scaling for a
 //! side that has nothing left to mate with. Scores are from the side to move's point of view.
 
+pub mod cache;
 pub mod knowledge;
 pub mod psqt;
 
 use crate::board::{Color, PieceKind, Position};
+pub use cache::KnowledgeCache;
 use psqt::{MATERIAL, MAX_PHASE, PHASE_WEIGHT};
 
 /// Bonus for having the move.
@@ -58,6 +60,29 @@ pub const LAZY_MARGIN: i32 = 300;
 /// Evaluation that skips the knowledge terms when material and position alone are already
 /// `LAZY_MARGIN` outside (alpha, beta): the exact value would not matter there.
 pub fn evaluate_lazy(pos: &Position, knowledge: bool, alpha: i32, beta: i32) -> i32 {
+    evaluate_impl(pos, knowledge, alpha, beta, None)
+}
+
+/// `evaluate_lazy` with a cache of knowledge terms (the search's hot path); same values.
+#[inline]
+pub fn evaluate_cached(
+    pos: &Position,
+    knowledge: bool,
+    alpha: i32,
+    beta: i32,
+    cache: &mut KnowledgeCache,
+) -> i32 {
+    evaluate_impl(pos, knowledge, alpha, beta, Some(cache))
+}
+
+#[inline(always)]
+fn evaluate_impl(
+    pos: &Position,
+    knowledge: bool,
+    alpha: i32,
+    beta: i32,
+    cache: Option<&mut KnowledgeCache>,
+) -> i32 {
     let phase = phase(pos);
     let taper = |mg: i32, eg: i32| (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
     let sign = if pos.side_to_move() == Color::Red {
@@ -71,7 +96,17 @@ pub fn evaluate_lazy(pos: &Position, knowledge: bool, alpha: i32, beta: i32) -> 
         let lazy =
             base.saturating_sub(LAZY_MARGIN) >= beta || base.saturating_add(LAZY_MARGIN) <= alpha;
         if !lazy {
-            let k = knowledge::terms(pos);
+            let k = match cache {
+                Some(cache) => match cache.get(pos.key()) {
+                    Some(k) => k,
+                    None => {
+                        let k = knowledge::terms(pos);
+                        cache.put(pos.key(), k);
+                        k
+                    }
+                },
+                None => knowledge::terms(pos),
+            };
             sum.mg += k.mg;
             sum.eg += k.eg;
         }

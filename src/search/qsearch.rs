@@ -30,7 +30,7 @@ impl Searcher {
             {
                 return mated_in(ply);
             }
-            best = crate::eval::evaluate_lazy(&self.pos, self.config.knowledge, alpha, beta);
+            best = self.evaluate_lazy(alpha, beta);
             if best >= beta {
                 return best;
             }

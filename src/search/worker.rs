@@ -60,6 +60,7 @@ pub struct Searcher {
     pub(crate) pos: Position,
     pub(crate) tt: Arc<TranspositionTable>,
     pub(crate) heur: Heuristics,
+    pub(crate) eval_cache: eval::KnowledgeCache,
     pub(crate) config: SearchConfig,
     pub(crate) nodes: u64,
     pub(crate) seldepth: usize,
@@ -82,6 +83,7 @@ impl Searcher {
             pos: Position::startpos(),
             tt,
             heur: Heuristics::new(),
+            eval_cache: eval::KnowledgeCache::new(),
             config,
             nodes: 0,
             seldepth: 0,
@@ -129,8 +131,20 @@ impl Searcher {
 
     /// Static evaluation with this searcher's knowledge switch.
     #[inline]
-    pub(crate) fn evaluate(&self) -> i32 {
-        eval::evaluate_with(&self.pos, self.config.knowledge)
+    pub(crate) fn evaluate(&mut self) -> i32 {
+        self.evaluate_lazy(-i32::MAX, i32::MAX)
+    }
+
+    /// Static evaluation, lazy outside (alpha, beta), through this thread's knowledge cache.
+    #[inline]
+    pub(crate) fn evaluate_lazy(&mut self, alpha: i32, beta: i32) -> i32 {
+        eval::evaluate_cached(
+            &self.pos,
+            self.config.knowledge,
+            alpha,
+            beta,
+            &mut self.eval_cache,
+        )
     }
 
     /// Leaf value when quiescence is off: the static evaluation, or the mate/stalemate score.
