@@ -2,8 +2,8 @@
 //! pseudo-legality test for moves that come from elsewhere (the transposition table, killers).
 
 use super::attacks::{
-    Leaps, ADVISOR_MOVES, ELEPHANT_MOVES, FILE_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES,
-    RANK_MOVES, SOLDIER_MOVES,
+    Leaps, ADVISOR_MOVES, ELEPHANT_MOVES, FILE_MOVES, GENERAL_MOVES, HORSE_ATTACKERS,
+    HORSE_ATTACKER_MASK, HORSE_MOVES, LINE_MASK, RANK_MOVES, SOLDIER_MOVES,
 };
 use super::moves::{Move, MoveList};
 use super::piece::{Piece, PieceKind};
@@ -144,6 +144,15 @@ impl Position {
             no_landing: 0,
         };
         // The four rays: (occupancy, position on the line, direction, square of line index).
+        let base = them.index() * 8;
+        let sliders = self.piece_bb[base + PieceKind::Rook as usize]
+            | self.piece_bb[base + PieceKind::Cannon as usize]
+            | self.piece_bb[base + PieceKind::General as usize];
+        let rays = if sliders & LINE_MASK[g] != 0 {
+            4
+        } else {
+            0
+        };
         let rank_sq = |i: usize| gr * FILES + i;
         let file_sq = |i: usize| i * FILES + gf;
         for (occ, pos, up, on_file) in [
@@ -151,7 +160,10 @@ impl Position {
             (self.rank_occ[gr], gf, false, false),
             (self.file_occ[gf], gr, true, true),
             (self.file_occ[gf], gr, false, true),
-        ] {
+        ]
+        .into_iter()
+        .take(rays)
+        {
             let to_sq = |i: usize| if on_file { file_sq(i) } else { rank_sq(i) };
             let mut m = if up {
                 occ & !((2u16 << pos) - 1)
@@ -194,7 +206,7 @@ impl Position {
                 info.pinned |= ((1u128 << p1) | (1u128 << p2)) & own;
             }
         }
-        if self.counts[them.index()][PieceKind::Horse.index()] > 0 {
+        if self.piece_bb[base + PieceKind::Horse as usize] & HORSE_ATTACKER_MASK[g] != 0 {
             let horse = Piece::new(them, PieceKind::Horse).code() as u8;
             let a = &HORSE_ATTACKERS[g];
             for i in 0..a.len as usize {
