@@ -24,12 +24,22 @@ fn has_big_piece(pos: &Position) -> bool {
         > 0
 }
 
-/// LMR reduction for a depth and move number (both >= 1), a classic log-log table.
+/// LMR reductions by depth and move number (both capped at 63), a classic log-log table.
+static LMR: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut t = [[0u8; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate() {
+        for (m, r) in row.iter_mut().enumerate() {
+            let (ld, lm) = ((d.max(1) as f32).ln(), (m.max(1) as f32).ln());
+            *r = (0.5 + ld * lm / 2.2) as u8;
+        }
+    }
+    t
+});
+
+/// LMR reduction for a depth and move number (both >= 1).
 #[inline]
 fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
-    let d = (depth.max(1) as f32).ln();
-    let m = (move_number.max(1) as f32).ln();
-    (0.5 + d * m / 2.2) as i32
+    i32::from(LMR[(depth.max(1) as usize).min(63)][move_number.min(63)])
 }
 
 impl Searcher {
