@@ -234,6 +234,7 @@ fn worker_loop(index: usize, core: Option<core_affinity::CoreId>, shared: Arc<Sh
     }
     let mut searcher = Searcher::new(Arc::clone(&shared.tt), SearchConfig::FULL);
     searcher.set_node_counter(Arc::clone(&shared.nodes[index]));
+    searcher.set_yield_at_poll(shared.nodes.len() > num_cpus::get());
     let mut seen = 0u64;
     loop {
         let job = {

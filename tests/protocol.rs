@@ -180,6 +180,25 @@ fn quit_mid_search_still_answers() {
 }
 
 #[test]
+fn quit_right_after_go_answers_then_says_bye() {
+    for threads in [1, 4] {
+        let mut e = Engine::ucci(threads);
+        e.send("position startpos");
+        e.send("go infinite");
+        e.send("quit");
+        let (best, _) = e.expect_prefix("bestmove");
+        assert_legal(
+            None,
+            &[],
+            &bestmove_of(&best).expect("move"),
+            RankBase::Zero,
+        );
+        e.expect_exact("bye");
+        assert_eq!(e.wait_exit(TIMEOUT), Some(0));
+    }
+}
+
+#[test]
 fn end_of_input_mid_search_exits() {
     let mut e = Engine::ucci(2);
     e.send("position startpos");

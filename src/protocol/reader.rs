@@ -19,6 +19,19 @@ pub enum ReaderEvent {
     Eof,
 }
 
+/// Reads the next input event from `input` (`buf` is scratch space).
+pub fn read_event<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> ReaderEvent {
+    buf.clear();
+    match read_line(input, buf) {
+        Ok(None) | Err(_) => ReaderEvent::Eof,
+        Ok(Some(true)) => ReaderEvent::Error(format!("line longer than {MAX_LINE} bytes ignored")),
+        Ok(Some(false)) => {
+            let text = String::from_utf8_lossy(buf);
+            ReaderEvent::Line(text.trim_end_matches(['\r', '\n']).to_string())
+        }
+    }
+}
+
 /// Reads lines from `input` on a new thread until end of input or until nobody listens.
 pub fn spawn_reader<R: BufRead + Send + 'static>(
     mut input: R,
@@ -29,17 +42,7 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(
         .spawn(move || {
             let mut buf = Vec::new();
             loop {
-                buf.clear();
-                let event = match read_line(&mut input, &mut buf) {
-                    Ok(None) | Err(_) => ReaderEvent::Eof,
-                    Ok(Some(true)) => {
-                        ReaderEvent::Error(format!("line longer than {MAX_LINE} bytes ignored"))
-                    }
-                    Ok(Some(false)) => {
-                        let text = String::from_utf8_lossy(&buf);
-                        ReaderEvent::Line(text.trim_end_matches(['\r', '\n']).to_string())
-                    }
-                };
+                let event = read_event(&mut input, &mut buf);
                 let eof = event == ReaderEvent::Eof;
                 if tx.send(event).is_err() || eof {
                     return;

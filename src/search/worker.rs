@@ -72,6 +72,8 @@ pub struct Searcher {
     pub(crate) stack: [StackEntry; MAX_PLY + 4],
     limits: Limits,
     next_poll: u64,
+    /// Give up the CPU at every poll (more workers than cores: let the protocol threads in).
+    yield_at_poll: bool,
     shared_nodes: Option<Arc<CachePadded<AtomicU64>>>,
     published: u64,
 }
@@ -99,6 +101,7 @@ impl Searcher {
             }; MAX_PLY + 4],
             limits: Limits::depth(1),
             next_poll: POLL_INTERVAL,
+            yield_at_poll: false,
             shared_nodes: None,
             published: 0,
         }
@@ -117,6 +120,14 @@ impl Searcher {
     /// Publishes this searcher's node count to `counter` (in batches) while it searches.
     pub fn set_node_counter(&mut self, counter: Arc<CachePadded<AtomicU64>>) {
         self.shared_nodes = Some(counter);
+    }
+
+    /// With `on`, the searcher yields its core at every limit poll (every few thousand nodes).
+    /// The pool sets it when it has more workers than the machine has cores: the scheduler
+    /// then runs the woken input thread within a fraction of a millisecond instead of at the
+    /// next tick.
+    pub fn set_yield_at_poll(&mut self, on: bool) {
+        self.yield_at_poll = on;
     }
 
     /// Forgets the ordering heuristics (new game).
@@ -167,6 +178,11 @@ impl Searcher {
         }
         self.next_poll = self.nodes + POLL_INTERVAL;
         self.publish_nodes();
+        if self.yield_at_poll {
+            // Oversubscribed: poll (and yield) four times as often.
+            self.next_poll = self.nodes + POLL_INTERVAL / 4;
+            std::thread::yield_now();
+        }
         if self.limits.stopped()
             || self.nodes >= self.limits.nodes
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)

@@ -3,7 +3,6 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
 /// Help text.
@@ -71,30 +70,24 @@ fn measure(engine: &str, threads: usize, runs: usize) -> Result<Vec<f64>, String
         .map_err(|e| format!("cannot start '{engine}': {e}"))?;
     let mut stdin = child.stdin.take().ok_or("no stdin")?;
     let stdout = child.stdout.take().ok_or("no stdout")?;
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    // The engine's replies are read on this thread, as a GUI's event loop does: a separate
+    // reader thread would add its own wake-up to every sample.
+    let mut lines = BufReader::new(stdout).lines();
     let mut send = |line: &str| writeln!(stdin, "{line}").map_err(|e| format!("engine gone: {e}"));
-    let wait_for = |rx: &Receiver<String>, prefix: &str| -> Result<Instant, String> {
+    let mut wait_for = |prefix: &str| -> Result<Instant, String> {
         loop {
-            let line = rx
-                .recv_timeout(Duration::from_secs(30))
-                .map_err(|_| format!("no '{prefix}' from the engine"))?;
-            if line.starts_with(prefix) {
-                return Ok(Instant::now());
+            match lines.next() {
+                Some(Ok(line)) if line.starts_with(prefix) => return Ok(Instant::now()),
+                Some(Ok(_)) => {}
+                _ => return Err(format!("no '{prefix}' from the engine")),
             }
         }
     };
     send("ucci")?;
-    wait_for(&rx, "ucciok")?;
+    wait_for("ucciok")?;
     send(&format!("setoption threads {threads}"))?;
     send("isready")?;
-    wait_for(&rx, "readyok")?;
+    wait_for("readyok")?;
     let mut samples = Vec::with_capacity(runs);
     for run in 0..runs {
         send("position startpos")?;
@@ -102,7 +95,7 @@ fn measure(engine: &str, threads: usize, runs: usize) -> Result<Vec<f64>, String
         std::thread::sleep(Duration::from_millis(50 + (run as u64 * 37) % 250));
         let start = Instant::now();
         send("stop")?;
-        let end = wait_for(&rx, "bestmove")?;
+        let end = wait_for("bestmove")?;
         samples.push((end - start).as_secs_f64() * 1000.0);
     }
     send("quit")?;
