@@ -1,6 +1,8 @@
 //! The coordinator: owns the worker pool, the transposition table, the options, the position
 //! and the clock; turns typed commands into searches and search events into protocol lines.
-//! It alone writes to the output, one flushed line at a time.
+//! It alone writes to the output, one flushed line at a time. Two threads drive it, one at a
+//! time under a lock: the input thread (each line is handled by the thread that read it) and
+//! the events thread (pool events and the clock).
 
 use crate::board::{Move, Position, RankBase};
 use crate::book::BookSet;

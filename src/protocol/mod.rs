@@ -6,4 +6,4 @@ pub mod reader;
 
 pub use command::{parse_command, Command, Dialect, GoParams, ParseContext, ProtocolError};
 pub use output::{format_bestmove, format_error, format_info, format_score, InfoLine};
-pub use reader::{read_event, spawn_reader, ReaderEvent};
+pub use reader::{read_event, ReaderEvent};

@@ -1,14 +1,13 @@
-//! The reader thread: stdin lines go to the coordinator as events; end of input is an event too.
-//! It parses nothing, because how a line parses depends on session state the coordinator owns.
+//! Input lines as events (end of input is one too), read by the thread that then handles them
+//! under the coordinator's lock. Nothing is parsed here: how a line parses depends on session
+//! state the coordinator owns.
 
-use crossbeam_channel::Sender;
 use std::io::BufRead;
-use std::thread::JoinHandle;
 
 /// Longest line accepted (ElephantEye reads 8 KiB; long `moves` lists need more).
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// What the reader sends.
+/// What one read of the input yields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReaderEvent {
     /// One input line, without its end-of-line characters.
@@ -30,25 +29,6 @@ pub fn read_event<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> ReaderEvent {
             ReaderEvent::Line(text.trim_end_matches(['\r', '\n']).to_string())
         }
     }
-}
-
-/// Reads lines from `input` on a new thread until end of input or until nobody listens.
-pub fn spawn_reader<R: BufRead + Send + 'static>(
-    mut input: R,
-    tx: Sender<ReaderEvent>,
-) -> std::io::Result<JoinHandle<()>> {
-    std::thread::Builder::new()
-        .name("pao-reader".to_string())
-        .spawn(move || {
-            let mut buf = Vec::new();
-            loop {
-                let event = read_event(&mut input, &mut buf);
-                let eof = event == ReaderEvent::Eof;
-                if tx.send(event).is_err() || eof {
-                    return;
-                }
-            }
-        })
 }
 
 /// Reads one line into `buf`, keeping at most `MAX_LINE` bytes. `None` at end of input;
