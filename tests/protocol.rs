@@ -7,6 +7,17 @@ use pao::board::{parse_move, Position, RankBase};
 use std::time::Duration;
 
 /// Asserts `text` is a legal move in the position after `moves` from the start.
+/// Reads up to the next `bestmove` and asserts it is a legal move of the start position.
+fn expect_legal_bestmove_from_start(e: &mut Engine) {
+    let (best, _) = e.expect_prefix("bestmove");
+    assert_legal(
+        None,
+        &[],
+        &bestmove_of(&best).expect("move"),
+        RankBase::Zero,
+    );
+}
+
 fn assert_legal(fen: Option<&str>, moves: &[&str], text: &str, base: RankBase) {
     let mut pos = match fen {
         Some(f) => Position::from_fen(f).expect("fen"),
@@ -109,13 +120,7 @@ fn ucci_infinite_then_stop() {
     e.send("go infinite");
     e.expect_no_bestmove(Duration::from_millis(300));
     e.send("stop");
-    let (best, _) = e.expect_prefix("bestmove");
-    assert_legal(
-        None,
-        &[],
-        &bestmove_of(&best).expect("move"),
-        RankBase::Zero,
-    );
+    expect_legal_bestmove_from_start(&mut e);
     e.send("isready");
     e.expect_exact("readyok");
 }
@@ -186,13 +191,7 @@ fn quit_right_after_go_answers_then_says_bye() {
         e.send("position startpos");
         e.send("go infinite");
         e.send("quit");
-        let (best, _) = e.expect_prefix("bestmove");
-        assert_legal(
-            None,
-            &[],
-            &bestmove_of(&best).expect("move"),
-            RankBase::Zero,
-        );
+        expect_legal_bestmove_from_start(&mut e);
         e.expect_exact("bye");
         assert_eq!(e.wait_exit(TIMEOUT), Some(0));
     }
@@ -216,13 +215,7 @@ fn commands_during_search_wait_for_bestmove() {
     e.send("go depth 5");
     e.send("position startpos moves h2e2");
     e.send("go depth 1");
-    let (first, _) = e.expect_prefix("bestmove");
-    assert_legal(
-        None,
-        &[],
-        &bestmove_of(&first).expect("move"),
-        RankBase::Zero,
-    );
+    expect_legal_bestmove_from_start(&mut e);
     let (second, _) = e.expect_prefix("bestmove");
     assert_legal(
         None,
@@ -394,21 +387,9 @@ fn uci_go_clock_and_nodes() {
     let mut e = Engine::uci(1);
     e.send("position startpos");
     e.send("go wtime 2000 btime 2000 winc 10 binc 10");
-    let (best, _) = e.expect_prefix("bestmove");
-    assert_legal(
-        None,
-        &[],
-        &bestmove_of(&best).expect("move"),
-        RankBase::Zero,
-    );
+    expect_legal_bestmove_from_start(&mut e);
     e.send("go nodes 5000");
-    let (best, _) = e.expect_prefix("bestmove");
-    assert_legal(
-        None,
-        &[],
-        &bestmove_of(&best).expect("move"),
-        RankBase::Zero,
-    );
+    expect_legal_bestmove_from_start(&mut e);
     e.send("go movetime 200");
     e.expect_prefix("bestmove");
 }
@@ -485,13 +466,7 @@ fn hash_sizes_from_one_mib_to_sixteen_gib() {
         e.expect_exact("readyok");
         e.send("position startpos");
         e.send("go depth 3");
-        let (best, _) = e.expect_prefix("bestmove");
-        assert_legal(
-            None,
-            &[],
-            &bestmove_of(&best).expect("move"),
-            RankBase::Zero,
-        );
+        expect_legal_bestmove_from_start(&mut e);
     }
     // Beyond any machine: reported, and the old table stays in use.
     e.send("setoption hashsize 16000000");
