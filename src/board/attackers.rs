@@ -18,6 +18,7 @@ pub fn square_bit(sq: Square) -> u128 {
 }
 
 /// Iterates over the squares of a 90-bit set, lowest index first.
+#[inline]
 pub fn squares_of(mut set: u128) -> impl Iterator<Item = Square> {
     std::iter::from_fn(move || {
         if set == 0 {
@@ -171,10 +172,7 @@ impl Position {
 
     /// The squares holding `color`'s pieces of `kind`.
     pub fn pieces_of_kind(&self, color: Color, kind: PieceKind) -> u128 {
-        let code = Piece::new(color, kind).code() as u8;
-        squares_of(self.pieces_of(color))
-            .filter(|s| self.board[s.index()] == code)
-            .fold(0, |acc, s| acc | square_bit(s))
+        self.piece_bb[Piece::new(color, kind).code()]
     }
 
     /// `by`'s pieces standing on squares of `occ` that attack `sq` with occupancy `occ`

@@ -144,10 +144,9 @@ impl Position {
             no_landing: 0,
         };
         // The four rays: (occupancy, position on the line, direction, square of line index).
-        let base = them.index() * 8;
-        let sliders = self.piece_bb[base + PieceKind::Rook as usize]
-            | self.piece_bb[base + PieceKind::Cannon as usize]
-            | self.piece_bb[base + PieceKind::General as usize];
+        let sliders = self.pieces_of_kind(them, PieceKind::Rook)
+            | self.pieces_of_kind(them, PieceKind::Cannon)
+            | self.pieces_of_kind(them, PieceKind::General);
         let rays = if sliders & LINE_MASK[g] != 0 { 4 } else { 0 };
         let rank_sq = |i: usize| gr * FILES + i;
         let file_sq = |i: usize| i * FILES + gf;
@@ -202,7 +201,7 @@ impl Position {
                 info.pinned |= ((1u128 << p1) | (1u128 << p2)) & own;
             }
         }
-        if self.piece_bb[base + PieceKind::Horse as usize] & HORSE_ATTACKER_MASK[g] != 0 {
+        if self.pieces_of_kind(them, PieceKind::Horse) & HORSE_ATTACKER_MASK[g] != 0 {
             let horse = Piece::new(them, PieceKind::Horse).code() as u8;
             let a = &HORSE_ATTACKERS[g];
             for i in 0..a.len as usize {

@@ -198,12 +198,6 @@ impl Position {
         self.color_bb[color.index()]
     }
 
-    /// Squares of `color`'s pieces of `kind`, as a 90-bit set.
-    #[inline]
-    pub fn pieces(&self, color: Color, kind: PieceKind) -> u128 {
-        self.piece_bb[Piece::new(color, kind).code()]
-    }
-
     /// Plies since the last capture (the 60-move rule counts these).
     #[inline]
     pub fn plies_since_capture(&self) -> u32 {
@@ -255,13 +249,12 @@ impl Position {
         let s = sq.index();
         let f = sq.file();
         let r = sq.rank();
-        let base = by.index() * 8;
-        let rook = (base + PieceKind::Rook as usize) as u8;
-        let cannon = (base + PieceKind::Cannon as usize) as u8;
-        let general = (base + PieceKind::General as usize) as u8;
-        let rooks = self.piece_bb[rook as usize];
-        let cannons = self.piece_bb[cannon as usize];
-        let generals = self.piece_bb[general as usize];
+        let rook = Piece::new(by, PieceKind::Rook).code() as u8;
+        let cannon = Piece::new(by, PieceKind::Cannon).code() as u8;
+        let general = Piece::new(by, PieceKind::General).code() as u8;
+        let rooks = self.pieces_of_kind(by, PieceKind::Rook);
+        let cannons = self.pieces_of_kind(by, PieceKind::Cannon);
+        let generals = self.pieces_of_kind(by, PieceKind::General);
         // Quick rejects by piece sets first: most lines and leaps hold no attacker at all.
         if (rooks | cannons | generals) & LINE_MASK[s] != 0 {
             let rank = &RANK_MOVES[f][self.rank_occ[r] as usize];
@@ -290,8 +283,8 @@ impl Position {
                 }
             }
         }
-        let horse = (base + PieceKind::Horse as usize) as u8;
-        if self.piece_bb[horse as usize] & HORSE_ATTACKER_MASK[s] != 0 {
+        let horse = Piece::new(by, PieceKind::Horse).code() as u8;
+        if self.pieces_of_kind(by, PieceKind::Horse) & HORSE_ATTACKER_MASK[s] != 0 {
             let a: &Leaps = &HORSE_ATTACKERS[s];
             for i in 0..a.len as usize {
                 if self.board[a.to[i] as usize] == horse && self.board[a.block[i] as usize] == EMPTY
@@ -300,8 +293,7 @@ impl Position {
                 }
             }
         }
-        let soldier = base + PieceKind::Soldier as usize;
-        self.piece_bb[soldier] & SOLDIER_ATTACKER_MASK[by.index()][s] != 0
+        self.pieces_of_kind(by, PieceKind::Soldier) & SOLDIER_ATTACKER_MASK[by.index()][s] != 0
     }
 
     /// Moves a piece between squares on the raw board and masks (no key, no history).
@@ -353,12 +345,10 @@ impl Position {
             was_in_check: self.in_check,
             clock: self.clock,
         });
-        let mut key = self.key ^ SIDE_KEY ^ PIECE_KEYS[piece as usize][from];
-        key ^= PIECE_KEYS[piece as usize][to];
+        let key = self.key_after(m);
         self.sub_psq(PSQ[piece as usize][from]);
         self.add_psq(PSQ[piece as usize][to]);
         if captured != EMPTY {
-            key ^= PIECE_KEYS[captured as usize][to];
             self.sub_psq(PSQ[captured as usize][to]);
             let cc = (captured >> 3) as usize;
             self.color_bb[cc] &= !(1u128 << to);

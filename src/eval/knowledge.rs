@@ -3,6 +3,7 @@
 //! advisors and elephants as the general's guard against the attackers left.
 
 use super::psqt::Pair;
+use crate::board::attackers::squares_of;
 use crate::board::attacks::{FILE_MOVES, HORSE_MOVES, RANK_MOVES};
 use crate::board::position::EMPTY;
 use crate::board::{Color, PieceKind, Position, FILES};
@@ -26,18 +27,16 @@ pub fn terms(pos: &Position) -> Pair {
     total
 }
 
-/// Iterates over the squares of a 90-bit set.
-#[inline(always)]
-fn squares(mut bits: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if bits == 0 {
-            return None;
-        }
-        let s = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        Some(s)
-    })
-}
+/// The squares of file a (index 0); shifted by `f` it is file `f`.
+const FILE_A: u128 = {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < 10 {
+        m |= 1u128 << (r * FILES);
+        r += 1;
+    }
+    m
+};
 
 /// The files holding at least one square of a 90-bit set, as a 9-bit mask.
 #[inline(always)]
@@ -58,8 +57,8 @@ fn side_terms(pos: &Position, us: Color) -> Pair {
     let (egf, egr) = (enemy_general % FILES, enemy_general / FILES);
     let mut mg = 0;
     let mut eg = 0;
-    for s in squares(pos.pieces(us, PieceKind::Horse)) {
-        let leaps = &HORSE_MOVES[s];
+    for s in squares_of(pos.pieces_of_kind(us, PieceKind::Horse)) {
+        let leaps = &HORSE_MOVES[s.index()];
         let mut mobility = 0;
         for i in 0..leaps.len as usize {
             let to = leaps.to[i] as usize;
@@ -70,18 +69,17 @@ fn side_terms(pos: &Position, us: Color) -> Pair {
         eg += HORSE_MOBILITY.eg * (mobility - 3);
     }
     // A cannon on the enemy general's file with nothing between: the hollow cannon.
-    let file_mask: u128 = (0..10).fold(0, |m, r| m | (1u128 << (r * FILES)));
-    for s in squares(pos.pieces(us, PieceKind::Cannon) & (file_mask << egf)) {
-        let r = s / FILES;
+    for s in squares_of(pos.pieces_of_kind(us, PieceKind::Cannon) & (FILE_A << egf)) {
+        let r = s.rank();
         let (lo, hi) = (r.min(egr), r.max(egr));
         let between = pos.file_occ[egf] & (((1u16 << hi) - 1) & !((2u16 << lo) - 1));
         if between == 0 {
             mg += HOLLOW_CANNON;
         }
     }
-    let soldier_files = files_of(pos.pieces(us, PieceKind::Soldier));
-    for s in squares(pos.pieces(us, PieceKind::Rook)) {
-        let (f, r) = (s % FILES, s / FILES);
+    let soldier_files = files_of(pos.pieces_of_kind(us, PieceKind::Soldier));
+    for s in squares_of(pos.pieces_of_kind(us, PieceKind::Rook)) {
+        let (f, r) = (s.file(), s.rank());
         let rank = &RANK_MOVES[f][pos.rank_occ[r] as usize];
         let file = &FILE_MOVES[r][pos.file_occ[f] as usize];
         let mobility = (rank.slide.count_ones() + file.slide.count_ones()) as i32;

@@ -176,11 +176,15 @@ impl Searcher {
         if self.nodes < self.next_poll {
             return false;
         }
-        self.next_poll = self.nodes + POLL_INTERVAL;
+        // Oversubscribed: poll (and yield) four times as often.
+        let interval = if self.yield_at_poll {
+            POLL_INTERVAL / 4
+        } else {
+            POLL_INTERVAL
+        };
+        self.next_poll = self.nodes + interval;
         self.publish_nodes();
         if self.yield_at_poll {
-            // Oversubscribed: poll (and yield) four times as often.
-            self.next_poll = self.nodes + POLL_INTERVAL / 4;
             std::thread::yield_now();
         }
         if self.limits.stopped()
