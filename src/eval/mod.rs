@@ -4,6 +4,7 @@
 
 pub mod cache;
 pub mod knowledge;
+pub mod nnue;
 pub mod psqt;
 
 use crate::board::{Color, PieceKind, Position};

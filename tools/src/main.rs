@@ -3,6 +3,7 @@
 mod adjudication;
 mod book_cmd;
 mod clock;
+mod datagen;
 mod engine;
 mod fake_engine;
 mod game;
