@@ -182,7 +182,8 @@ impl Searcher {
         } else {
             POLL_INTERVAL
         };
-        self.next_poll = self.nodes + interval;
+        // Never poll past the node budget: `go nodes N` and datagen stop at exactly N.
+        self.next_poll = (self.nodes + interval).min(self.limits.nodes.max(1));
         self.publish_nodes();
         if self.yield_at_poll {
             std::thread::yield_now();
@@ -230,7 +231,7 @@ impl Searcher {
         self.limits = limits.clone();
         self.nodes = 0;
         self.published = 0;
-        self.next_poll = POLL_INTERVAL;
+        self.next_poll = POLL_INTERVAL.min(limits.nodes.max(1));
         self.stopped = false;
         self.seldepth = 0;
         self.root_moves = allowed.to_vec();

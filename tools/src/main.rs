@@ -56,6 +56,7 @@ const COMMANDS: &[Command] = &[
     command("match", "engine-versus-engine tournaments (UCCI/UCI)", match_cmd::usage, match_cmd::run),
     command("scaling", "thread-scaling report from `pao bench` (CSV, SVG, table)", scaling::usage, scaling::run),
     command("book", "build Pao's opening book from games, or show a book's moves", book_cmd::usage, book_cmd::run),
+    command("datagen", "self-play training data for the network (and `datagen stats FILE`)", datagen::usage, datagen::run),
     command("judge", "rule on a game: ongoing, or who won and why", judge::usage, judge::run),
     command("latency", "stop-to-bestmove times at several thread counts", latency::usage, latency::run),
     Command { hidden: true, ..command("fake-engine", "scripted engine for tests", fake_engine::usage, fake_engine::run) },

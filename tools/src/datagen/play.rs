@@ -1,0 +1,177 @@
+//! One self-play game: an opening, random plies, then fixed-budget searches to the end.
+
+use super::record::{Outcome, Record};
+use super::rng::SplitMix64;
+use crate::openings::Opening;
+use pao::board::rules::{game_result, GameResult};
+use pao::board::{Color, Position};
+use pao::search::score::is_mate_score;
+use pao::search::{Limits, SearchConfig, Searcher};
+use pao::tt::TranspositionTable;
+use std::sync::Arc;
+
+/// A start whose search score is beyond this is thrown away (too one-sided to teach).
+pub const MAX_START_SCORE: i32 = 1000;
+/// Adjudication: a score beyond this ...
+pub const ADJUDICATE_SCORE: i32 = 2500;
+/// ... for this many plies in a row, with the same side ahead, ends the game.
+pub const ADJUDICATE_PLIES: u32 = 6;
+/// Scores beyond this (mates, rule wins) are never kept.
+pub const MAX_KEPT_SCORE: i32 = 10_000;
+/// Start attempts before a game gives up on its opening's random plies.
+const START_ATTEMPTS: u32 = 100;
+
+/// How games are played.
+#[derive(Clone, Debug)]
+pub struct PlaySettings {
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Depth per move (`u32::MAX`-like values for none).
+    pub depth: u32,
+    /// Random legal moves after the opening.
+    pub random_plies: u32,
+    /// Openings to start from (empty: the start position).
+    pub openings: Vec<Opening>,
+    /// Game length limit in plies (a draw).
+    pub max_plies: u32,
+    /// The search configuration (evaluation and enhancements).
+    pub config: SearchConfig,
+}
+
+/// What a game produced.
+pub struct GameRecord {
+    /// Kept positions, in order, with the game's result filled in.
+    pub records: Vec<Record>,
+    /// The result for red.
+    pub red: Outcome,
+    /// Plies played by the engine (after the opening and random plies).
+    pub plies: u32,
+}
+
+/// A searcher with its own table, reused from game to game.
+pub struct Player {
+    searcher: Searcher,
+    tt: Arc<TranspositionTable>,
+    settings: PlaySettings,
+}
+
+impl Player {
+    /// A player with a table of `hash_mib`.
+    pub fn new(settings: PlaySettings, hash_mib: usize) -> Result<Player, String> {
+        let tt = Arc::new(TranspositionTable::new(hash_mib).map_err(|e| e.0)?);
+        Ok(Player {
+            searcher: Searcher::new(tt.clone(), settings.config),
+            tt,
+            settings,
+        })
+    }
+
+    fn search(&mut self, pos: &Position) -> (Option<pao::board::Move>, i32) {
+        let mut limits = Limits::depth(self.settings.depth);
+        limits.nodes = self.settings.nodes;
+        self.tt.new_search();
+        let r = self.searcher.search(pos, &limits, &[], &mut |_| {});
+        (r.best_move, r.score)
+    }
+
+    /// A start position for game `rng`: opening, random plies, score within bounds.
+    fn start(&mut self, rng: &mut SplitMix64) -> Result<Position, String> {
+        for _ in 0..START_ATTEMPTS {
+            let mut pos = match self.settings.openings.len() {
+                0 => Position::startpos(),
+                n => self.settings.openings[rng.below(n)].position()?,
+            };
+            let mut alive = true;
+            for _ in 0..self.settings.random_plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    alive = false;
+                    break;
+                }
+                pos.make_move(moves.as_slice()[rng.below(moves.len())]);
+                if game_result(&mut pos) != GameResult::Ongoing {
+                    alive = false;
+                    break;
+                }
+            }
+            if !alive {
+                continue;
+            }
+            let (_, score) = self.search(&pos);
+            if score.abs() <= MAX_START_SCORE {
+                return Ok(pos);
+            }
+        }
+        Err("no balanced start found after 100 attempts".into())
+    }
+
+    /// Plays game number `index` of the run seeded with `seed`. The game depends on nothing
+    /// else: the table and the heuristics start empty.
+    pub fn play(&mut self, seed: u64, index: u64) -> Result<GameRecord, String> {
+        self.tt.clear();
+        self.searcher.clear_heuristics();
+        let mut rng = SplitMix64::for_game(seed, index);
+        let mut pos = self.start(&mut rng)?;
+        // (position record, side to move) with the result filled in at the end.
+        let mut kept: Vec<Record> = Vec::new();
+        let mut streak = 0u32;
+        let mut streak_leader = Color::Red;
+        let mut plies = 0;
+        let red = loop {
+            match game_result(&mut pos) {
+                GameResult::Win { winner, .. } => break win_for(winner),
+                GameResult::Draw { .. } => break Outcome::Draw,
+                GameResult::Ongoing => {}
+            }
+            if plies >= self.settings.max_plies {
+                break Outcome::Draw;
+            }
+            let (best, score) = self.search(&pos);
+            let Some(best) = best else {
+                return Err("search returned no move in an ongoing game".into());
+            };
+            let side = pos.side_to_move();
+            let leader = if score > 0 { side } else { side.flip() };
+            if is_mate_score(score) {
+                break win_for(leader);
+            }
+            if score.abs() > ADJUDICATE_SCORE {
+                streak = if streak > 0 && leader == streak_leader {
+                    streak + 1
+                } else {
+                    1
+                };
+                streak_leader = leader;
+                if streak >= ADJUDICATE_PLIES {
+                    break win_for(leader);
+                }
+            } else {
+                streak = 0;
+            }
+            let quiet = pos.piece_at(best.to()).is_none();
+            if quiet && !pos.in_check() && score.abs() < MAX_KEPT_SCORE {
+                if let Some(r) = Record::new(&pos, score as i16, Outcome::Draw, kept.is_empty()) {
+                    kept.push(r);
+                }
+            }
+            pos.make_move(best);
+            plies += 1;
+        };
+        for r in &mut kept {
+            r.outcome = if r.side == Color::Red { red } else { red.flip() };
+        }
+        Ok(GameRecord {
+            records: kept,
+            red,
+            plies,
+        })
+    }
+}
+
+fn win_for(winner: Color) -> Outcome {
+    if winner == Color::Red {
+        Outcome::Win
+    } else {
+        Outcome::Loss
+    }
+}
