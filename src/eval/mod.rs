@@ -42,6 +42,19 @@ pub fn cannot_mate(pos: &Position, color: Color) -> bool {
     .all(|&k| pos.count(color, k) == 0)
 }
 
+/// The network's evaluation `score` (side to move) with the rule the hand-written evaluation
+/// also applies: a side with nothing left that can mate cannot be winning.
+#[inline]
+pub fn scale_network(pos: &Position, score: i32) -> i32 {
+    let side = pos.side_to_move();
+    let leader = if score > 0 { side } else { side.flip() };
+    if score != 0 && cannot_mate(pos, leader) {
+        score / 16
+    } else {
+        score
+    }
+}
+
 /// Full evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {

@@ -135,9 +135,9 @@ impl Searcher {
             {
                 let r = 3 + depth / 4;
                 self.stack[ply].mv = Move::NONE;
-                self.pos.make_null();
+                self.make_null();
                 let score = -self.pvs(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
-                self.pos.unmake_null();
+                self.unmake_null();
                 if self.stopped {
                     return 0;
                 }
@@ -181,7 +181,7 @@ impl Searcher {
             if depth >= 2 {
                 self.tt.prefetch(self.pos.key_after(m));
             }
-            self.pos.make_move(m);
+            self.make_move(m);
             let gives_check = self.pos.in_check();
             let extension =
                 i32::from(self.config.check_extension && gives_check && ply < MAX_PLY / 2);
@@ -201,7 +201,7 @@ impl Searcher {
                 && alpha.abs() < MATE_BOUND
                 && static_eval + FUTILITY_MARGIN[depth as usize] <= alpha
             {
-                self.pos.unmake_move();
+                self.unmake_move();
                 continue;
             }
 
@@ -239,7 +239,7 @@ impl Searcher {
                 }
                 s
             };
-            self.pos.unmake_move();
+            self.unmake_move();
             if self.stopped {
                 return 0;
             }

@@ -38,9 +38,9 @@ impl Searcher {
             MovePicker::captures(&self.pos)
         };
         while let Some(m) = picker.next_move(&mut self.pos, &self.heur, &self.config) {
-            self.pos.make_move(m);
+            self.make_move(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
-            self.pos.unmake_move();
+            self.unmake_move();
             if self.stopped {
                 return 0;
             }

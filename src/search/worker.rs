@@ -6,6 +6,7 @@ use super::limits::Limits;
 use super::score::{INFINITE, MAX_PLY};
 use crate::board::{Move, Piece, Position};
 use crate::eval;
+use crate::eval::nnue::{AccumulatorStack, Network};
 use crate::tt::TranspositionTable;
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -61,6 +62,8 @@ pub struct Searcher {
     pub(crate) tt: Arc<TranspositionTable>,
     pub(crate) heur: Heuristics,
     pub(crate) eval_cache: eval::KnowledgeCache,
+    /// The network's accumulators, when the network evaluates.
+    nnue: Option<AccumulatorStack>,
     pub(crate) config: SearchConfig,
     pub(crate) nodes: u64,
     pub(crate) seldepth: usize,
@@ -86,6 +89,7 @@ impl Searcher {
             tt,
             heur: Heuristics::new(),
             eval_cache: eval::KnowledgeCache::new(),
+            nnue: None,
             config,
             nodes: 0,
             seldepth: 0,
@@ -115,6 +119,67 @@ impl Searcher {
     /// The enhancement switches in use.
     pub fn config(&self) -> &SearchConfig {
         &self.config
+    }
+
+    /// Evaluates with `net` (`None`: the hand-written evaluation).
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        let same = match (&self.nnue, &net) {
+            (Some(stack), Some(net)) => Arc::ptr_eq(stack.network(), net),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.nnue = net.map(|n| AccumulatorStack::new(n, MAX_PLY + 4));
+        }
+    }
+
+    /// True when the network evaluates.
+    pub fn uses_network(&self) -> bool {
+        self.nnue.is_some()
+    }
+
+    /// Makes `m` in the search position, recording it for the accumulators.
+    #[inline]
+    pub(crate) fn make_move(&mut self, m: Move) {
+        if let Some(stack) = &mut self.nnue {
+            stack.push_move(&self.pos, m);
+        }
+        self.pos.make_move(m);
+    }
+
+    /// Unmakes the last move of the search position.
+    #[inline]
+    pub(crate) fn unmake_move(&mut self) {
+        if let Some(stack) = &mut self.nnue {
+            stack.pop();
+        }
+        self.pos.unmake_move();
+    }
+
+    /// Passes the move (null-move pruning).
+    #[inline]
+    pub(crate) fn make_null(&mut self) {
+        if let Some(stack) = &mut self.nnue {
+            stack.push_null();
+        }
+        self.pos.make_null();
+    }
+
+    /// Takes back a null move.
+    #[inline]
+    pub(crate) fn unmake_null(&mut self) {
+        if let Some(stack) = &mut self.nnue {
+            stack.pop();
+        }
+        self.pos.unmake_null();
+    }
+
+    /// Sets the search position to `root` (and refreshes the accumulators).
+    fn set_root(&mut self, root: &Position) {
+        self.pos = root.clone();
+        if let Some(stack) = &mut self.nnue {
+            stack.refresh(&self.pos);
+        }
     }
 
     /// Publishes this searcher's node count to `counter` (in batches) while it searches.
@@ -149,6 +214,9 @@ impl Searcher {
     /// Static evaluation, lazy outside (alpha, beta), through this thread's knowledge cache.
     #[inline]
     pub(crate) fn evaluate_lazy(&mut self, alpha: i32, beta: i32) -> i32 {
+        if let Some(stack) = &mut self.nnue {
+            return eval::scale_network(&self.pos, stack.evaluate(self.pos.side_to_move()));
+        }
         eval::evaluate_cached(
             &self.pos,
             self.config.knowledge,
@@ -227,7 +295,7 @@ impl Searcher {
         skip: &mut dyn FnMut(u32) -> bool,
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
-        self.pos = root.clone();
+        self.set_root(root);
         self.limits = limits.clone();
         self.nodes = 0;
         self.published = 0;
@@ -300,7 +368,7 @@ impl Searcher {
 
     /// The quiescence value of `root` (UCCI `go depth 0`).
     pub fn quiescence(&mut self, root: &Position) -> i32 {
-        self.pos = root.clone();
+        self.set_root(root);
         self.limits = Limits::depth(1);
         self.nodes = 0;
         self.next_poll = POLL_INTERVAL;

@@ -1,0 +1,182 @@
+//! Accumulators on the search stack: one level per ply, each holding both perspectives'
+//! hidden sums. A move pushes a level that only records what changed (a piece left a square,
+//! arrived on one, maybe a captured piece left); the sums are computed lazily, from the
+//! nearest computed level below, when the evaluation is asked for. Unmaking pops the level:
+//! it costs nothing.
+
+use super::features::index;
+use super::file::{Activation, Network};
+use super::simd::{self, Path};
+use crate::board::{Color, Move, Piece, Position, Square};
+use std::sync::Arc;
+
+/// What a move changed, in features per perspective.
+#[derive(Copy, Clone, Default)]
+struct Change {
+    /// (piece, square) that appeared; `None` for a null move.
+    added: Option<(Piece, Square)>,
+    /// Up to two (piece, square) that disappeared.
+    removed: [Option<(Piece, Square)>; 2],
+}
+
+/// The stack of accumulators of one search thread.
+pub struct AccumulatorStack {
+    net: Arc<Network>,
+    path: Path,
+    hidden: usize,
+    /// `levels x 2 x hidden`: red's perspective then black's.
+    values: Vec<i16>,
+    changes: Vec<Change>,
+    computed: Vec<bool>,
+    top: usize,
+}
+
+impl AccumulatorStack {
+    /// A stack for `net` deep enough for `levels` plies.
+    pub fn new(net: Arc<Network>, levels: usize) -> AccumulatorStack {
+        AccumulatorStack::with_path(net, levels, simd::best_path())
+    }
+
+    /// The same with an explicit loop build (tests compare the two).
+    pub fn with_path(net: Arc<Network>, levels: usize, path: Path) -> AccumulatorStack {
+        let hidden = net.hidden;
+        AccumulatorStack {
+            net,
+            path,
+            hidden,
+            values: vec![0; levels * 2 * hidden],
+            changes: vec![Change::default(); levels],
+            computed: vec![false; levels],
+            top: 0,
+        }
+    }
+
+    /// The network in use.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// Computes the bottom level from scratch for `pos` and empties the stack above it.
+    pub fn refresh(&mut self, pos: &Position) {
+        self.top = 0;
+        let h = self.hidden;
+        let (net, values) = (&self.net, &mut self.values);
+        for (p, perspective) in Color::BOTH.into_iter().enumerate() {
+            let acc = &mut values[p * h..(p + 1) * h];
+            acc.copy_from_slice(&net.ft_bias);
+            for sq in Square::all() {
+                if let Some(piece) = pos.piece_at(sq) {
+                    let f = index(perspective, piece, sq);
+                    for (a, w) in acc.iter_mut().zip(&net.ft_weights[f * h..(f + 1) * h]) {
+                        *a = a.wrapping_add(*w);
+                    }
+                }
+            }
+        }
+        self.computed[0] = true;
+    }
+
+    /// Records `m`, about to be made in `pos` (call before `make_move`).
+    #[inline]
+    pub fn push_move(&mut self, pos: &Position, m: Move) {
+        let moved = pos.piece_at(m.from());
+        let captured = pos.piece_at(m.to());
+        self.top += 1;
+        self.changes[self.top] = Change {
+            added: moved.map(|p| (p, m.to())),
+            removed: [moved.map(|p| (p, m.from())), captured.map(|p| (p, m.to()))],
+        };
+        self.computed[self.top] = false;
+    }
+
+    /// Records a null move (nothing changes).
+    #[inline]
+    pub fn push_null(&mut self) {
+        self.top += 1;
+        self.changes[self.top] = Change::default();
+        self.computed[self.top] = false;
+    }
+
+    /// Undoes the last push.
+    #[inline]
+    pub fn pop(&mut self) {
+        self.top -= 1;
+    }
+
+    /// How many levels can be pushed.
+    pub fn capacity(&self) -> usize {
+        self.changes.len() - 1
+    }
+
+    fn compute_top(&mut self) {
+        let mut base = self.top;
+        while !self.computed[base] {
+            base -= 1;
+        }
+        let h = self.hidden;
+        for level in base + 1..=self.top {
+            let change = self.changes[level];
+            let (below, above) = self.values.split_at_mut(level * 2 * h);
+            let prev_level = &below[(level - 1) * 2 * h..];
+            for (p, perspective) in Color::BOTH.into_iter().enumerate() {
+                let out = &mut above[p * h..(p + 1) * h];
+                let prev = &prev_level[p * h..(p + 1) * h];
+                let row = |(piece, sq): (Piece, Square)| {
+                    let f = index(perspective, piece, sq);
+                    &self.net.ft_weights[f * h..(f + 1) * h]
+                };
+                match change.added {
+                    None => out.copy_from_slice(prev),
+                    Some(added) => {
+                        let mut subs = [prev; 2];
+                        let mut n = 0;
+                        for r in change.removed.into_iter().flatten() {
+                            subs[n] = row(r);
+                            n += 1;
+                        }
+                        simd::update(self.path, out, prev, row(added), subs, n);
+                    }
+                }
+            }
+            self.computed[level] = true;
+        }
+    }
+
+    /// The accumulators of the current level: (red's, black's).
+    pub fn current(&mut self) -> (&[i16], &[i16]) {
+        self.compute_top();
+        let h = self.hidden;
+        let level = &self.values[self.top * 2 * h..(self.top + 1) * 2 * h];
+        level.split_at(h)
+    }
+
+    /// The network's evaluation of the current level for `side` to move, in centipawns.
+    pub fn evaluate(&mut self, side: Color) -> i32 {
+        let (path, net) = (self.path, self.net.clone());
+        let (red, black) = self.current();
+        let (us, them) = match side {
+            Color::Red => (red, black),
+            Color::Black => (black, red),
+        };
+        output(&net, path, us, them)
+    }
+}
+
+/// The output layer on a pair of accumulators (the side to move's first).
+pub fn output(net: &Network, path: Path, us: &[i16], them: &[i16]) -> i32 {
+    let squared = net.activation == Activation::SquaredClippedRelu;
+    let qa = net.qa as i16;
+    let mut sum = simd::output_sum(path, squared, us, them, &net.out_weights, qa);
+    if squared {
+        sum /= net.qa;
+    }
+    let raw = sum as i64 + net.out_bias as i64;
+    (raw * net.scale as i64 / (net.qa as i64 * net.qb as i64)) as i32
+}
+
+/// The evaluation of `pos` from scratch (no stack): the reference for tests and for `eval`.
+pub fn evaluate_scratch(net: &Arc<Network>, pos: &Position) -> i32 {
+    let mut stack = AccumulatorStack::with_path(net.clone(), 1, Path::Portable);
+    stack.refresh(pos);
+    stack.evaluate(pos.side_to_move())
+}

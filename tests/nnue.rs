@@ -1,0 +1,143 @@
+//! The network's inference: incremental accumulators equal a full refresh along random games
+//! (both perspectives, exactly), the portable and AVX2 loops are bit-identical, and a search
+//! that evaluates with a network plays legal moves reproducibly.
+
+use pao::board::{Color, Position};
+use pao::eval::nnue::simd::{self, Path};
+use pao::eval::nnue::{features, AccumulatorStack, Activation, Network};
+use pao::search::{Limits, SearchConfig, Searcher};
+use pao::tt::TranspositionTable;
+use proptest::prelude::*;
+use std::sync::Arc;
+
+/// A network with deterministic pseudo-random weights in the trained range.
+fn random_net(hidden: usize, activation: Activation, seed: u64) -> Network {
+    let mut state = seed;
+    let mut next = |range: i64| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 33) as i64 % (2 * range + 1) - range) as i16
+    };
+    Network {
+        hidden,
+        activation,
+        qa: 255,
+        qb: 64,
+        scale: 400,
+        ft_weights: (0..features::INPUTS * hidden).map(|_| next(200)).collect(),
+        ft_bias: (0..hidden).map(|_| next(100)).collect(),
+        out_weights: (0..2 * hidden).map(|_| next(127)).collect(),
+        out_bias: next(3000) as i32 * 10,
+        provenance: "random test net".into(),
+    }
+}
+
+fn start_fens() -> Vec<&'static str> {
+    pao::bench::parse_fens(pao::bench::BENCH_FENS)
+}
+
+/// Walks a random game with make/unmake and null moves, checking after every step that the
+/// incremental accumulators equal a refresh from scratch.
+fn walk(fen: &str, steps: &[(usize, u8)], path: Path) -> Result<(), TestCaseError> {
+    let net = Arc::new(random_net(32, Activation::SquaredClippedRelu, 7));
+    let mut pos = Position::from_fen(fen).expect("bench FEN");
+    let mut stack = AccumulatorStack::with_path(net.clone(), 64, path);
+    let mut fresh = AccumulatorStack::with_path(net, 1, Path::Portable);
+    stack.refresh(&pos);
+    // Per level: was it a null move?
+    let mut made: Vec<bool> = Vec::new();
+    for &(choice, action) in steps {
+        let legal = pos.legal_moves();
+        if action == 0 && !made.is_empty() {
+            if made.pop() == Some(true) {
+                pos.unmake_null();
+            } else {
+                pos.unmake_move();
+            }
+            stack.pop();
+        } else if action == 1 && !pos.in_check() && made.len() < 60 {
+            stack.push_null();
+            pos.make_null();
+            made.push(true);
+        } else if !legal.is_empty() && made.len() < 60 {
+            let m = legal[choice % legal.len()];
+            stack.push_move(&pos, m);
+            pos.make_move(m);
+            made.push(false);
+        }
+        fresh.refresh(&pos);
+        let (inc_red, inc_black) = stack.current();
+        let (inc_red, inc_black) = (inc_red.to_vec(), inc_black.to_vec());
+        let (new_red, new_black) = fresh.current();
+        prop_assert_eq!(&inc_red[..], new_red, "red accumulator in {}", pos.to_fen());
+        prop_assert_eq!(&inc_black[..], new_black, "black accumulator in {}", pos.to_fen());
+        prop_assert_eq!(
+            stack.evaluate(pos.side_to_move()),
+            fresh.evaluate(pos.side_to_move())
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn incremental_accumulators_equal_a_refresh(
+        start in 0usize..49,
+        steps in prop::collection::vec((0usize..200, 0u8..6), 1..120),
+    ) {
+        let fens = start_fens();
+        walk(fens[start % fens.len()], &steps, simd::best_path())?;
+        walk(fens[start % fens.len()], &steps, Path::Portable)?;
+    }
+}
+
+#[test]
+fn portable_and_avx2_loops_are_bit_identical() {
+    if simd::best_path() != Path::Avx2 {
+        eprintln!("skipped: this CPU has no AVX2, only the portable path runs");
+        return;
+    }
+    for (hidden, activation) in [
+        (32, Activation::SquaredClippedRelu),
+        (256, Activation::SquaredClippedRelu),
+        (64, Activation::ClippedRelu),
+    ] {
+        let net = Arc::new(random_net(hidden, activation, hidden as u64));
+        for fen in start_fens() {
+            let pos = Position::from_fen(fen).expect("bench FEN");
+            let mut fast = AccumulatorStack::with_path(net.clone(), 2, Path::Avx2);
+            let mut slow = AccumulatorStack::with_path(net.clone(), 2, Path::Portable);
+            fast.refresh(&pos);
+            slow.refresh(&pos);
+            let mut p = pos.clone();
+            let m = p.legal_moves()[0];
+            fast.push_move(&p, m);
+            slow.push_move(&p, m);
+            p.make_move(m);
+            for side in Color::BOTH {
+                assert_eq!(fast.evaluate(side), slow.evaluate(side), "{fen}");
+            }
+            let (a, b) = fast.current();
+            let (a, b) = (a.to_vec(), b.to_vec());
+            assert_eq!((&a[..], &b[..]), slow.current());
+        }
+    }
+}
+
+#[test]
+fn a_search_with_a_network_is_reproducible_and_legal() {
+    let net = Arc::new(random_net(32, Activation::SquaredClippedRelu, 3));
+    let run = || {
+        let tt = Arc::new(TranspositionTable::new(4).expect("table"));
+        let mut s = Searcher::new(tt, SearchConfig::FULL);
+        s.set_network(Some(net.clone()));
+        assert!(s.uses_network());
+        let mut pos = Position::startpos();
+        let r = s.search(&pos, &Limits::depth(6), &[], &mut |_| {});
+        let best = r.best_move.expect("a move");
+        assert!(pos.is_legal(best));
+        (best, r.score, r.nodes)
+    };
+    assert_eq!(run(), run());
+}
