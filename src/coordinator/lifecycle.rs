@@ -1,0 +1,220 @@
+//! The life of one search: `go` (or the book), `ponderhit`, `stop`, `quit`, and `bestmove`.
+
+use super::{Active, Coordinator};
+use crate::board::Move;
+use crate::protocol::{self, Dialect, GoParams};
+use crate::search::score::mated_in;
+use crate::search::{Limits, SearchResult};
+use crate::smp::Job;
+use crate::time;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+impl<W: Write> Coordinator<W> {
+    pub(super) fn go(&mut self, params: GoParams) {
+        let mut root = self.position.clone();
+        let mut legal = root.legal_moves();
+        if !self.banned.is_empty() {
+            let banned = self.banned.clone();
+            legal.retain(|m| !banned.contains(&m));
+        }
+        if params.depth == Some(0) && !legal.is_empty() {
+            // UCCI's `go depth 0`: the quiescence score, and no move.
+            let score = crate::search::quiescence_score(&root, self.search_config());
+            let dialect = self.dialect.unwrap_or(Dialect::Ucci);
+            self.line(&format!(
+                "info depth 0 {}",
+                protocol::format_score(dialect, score)
+            ));
+        }
+        if params.depth == Some(0) || legal.is_empty() {
+            self.print_final(None, None, false);
+            return;
+        }
+        if self.options.use_book && !params.ponder && !params.infinite && self.play_from_book() {
+            return;
+        }
+        let us = root.side_to_move();
+        let budget = time::budget(&params, us, self.options.move_overhead_ms);
+        let now = Instant::now();
+        let hold = params.infinite || params.ponder;
+        let mut limits = Limits::depth(params.depth.unwrap_or(u32::MAX).min(120));
+        limits.nodes = params.nodes.unwrap_or(u64::MAX);
+        if let (Some(b), false) = (&budget, params.ponder) {
+            limits.deadline = Some(now + Duration::from_millis(b.hard_ms));
+        }
+        self.tt.new_search();
+        self.next_id += 1;
+        let allowed: Vec<Move> = if self.banned.is_empty() {
+            Vec::new()
+        } else {
+            legal.iter().copied().collect()
+        };
+        self.active = Some(Active {
+            id: self.next_id,
+            start: now,
+            hold,
+            ponder: params.ponder,
+            draw_offered: params.draw,
+            budget,
+            clock_start: now,
+            held: None,
+            last_info: now,
+            last_best: None,
+            best_changes: 0,
+            stable_iterations: 0,
+            last_score: None,
+            last_iteration: None,
+        });
+        self.pool.set_stagger(self.options.stagger);
+        self.pool.start(Job {
+            id: self.next_id,
+            root,
+            limits,
+            allowed,
+            config: self.search_config(),
+            main_thread_result: params.depth.is_some() && budget.is_none(),
+        });
+    }
+
+    /// Answers from the opening book when the position is in it: one `info depth 0 score
+    /// <weight> pv <move>` per candidate, then a move chosen by weight, with the heaviest book
+    /// reply as the ponder move. Returns false when the book has nothing to say.
+    pub(super) fn play_from_book(&mut self) -> bool {
+        if self.books.is_empty() {
+            return false;
+        }
+        let mut pos = self.position.clone();
+        let candidates = self.books.moves(&mut pos);
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        let Some(choice) = self.books.choose(&mut pos, self.rng, &self.banned) else {
+            return false;
+        };
+        let base = self.rank_base();
+        for b in &candidates {
+            self.line(&format!(
+                "info depth 0 score {} pv {}",
+                b.weight,
+                crate::board::format_move(b.mv, base)
+            ));
+        }
+        pos.make_move(choice.mv);
+        let ponder = self.books.moves(&mut pos).first().map(|b| b.mv);
+        self.print_final(Some(choice.mv), ponder, false);
+        true
+    }
+
+    pub(super) fn ponderhit(&mut self, draw: bool) {
+        let Some(a) = self.active.as_mut() else {
+            return;
+        };
+        a.draw_offered |= draw;
+        if !a.ponder {
+            return;
+        }
+        a.ponder = false;
+        a.hold = false;
+        a.clock_start = Instant::now();
+        if a.held.is_some() {
+            self.finish();
+        } else if a.budget.is_none() {
+            // Pondering without a clock becomes a normal search that ends on `stop`.
+            a.hold = true;
+        }
+    }
+
+    pub(super) fn stop(&mut self) {
+        match self.active.as_mut() {
+            None => {
+                if self.dialect == Some(Dialect::Ucci) {
+                    self.line("nobestmove");
+                }
+            }
+            Some(a) => {
+                a.hold = false;
+                a.ponder = false;
+                self.pool.stop();
+                self.finish_early();
+            }
+        }
+    }
+
+    /// Answers a stopped search at once with the main thread's last completed iteration (what
+    /// its result would be), rather than waiting for every worker to notice the stop flag: on
+    /// an oversubscribed machine that can take a scheduler slice per thread. The workers park
+    /// by themselves; the next search waits for them, and their late result is ignored.
+    pub(super) fn finish_early(&mut self) {
+        let Some(a) = self.active.as_mut() else {
+            return;
+        };
+        if a.held.is_none() {
+            let Some(it) = a.last_iteration.take() else {
+                // Nothing completed yet: the pool's own answer follows shortly.
+                return;
+            };
+            a.held = Some(SearchResult {
+                best_move: it.pv.first().copied(),
+                ponder: it.pv.get(1).copied(),
+                score: it.score,
+                depth: it.depth,
+                pv: it.pv,
+                nodes: it.nodes,
+            });
+        }
+        self.finish();
+    }
+
+    pub(super) fn quit(&mut self) {
+        if let Some(a) = self.active.as_mut() {
+            // The GUI still gets its bestmove: from the last iteration at once, or else from
+            // the pool's own answer, which the events thread delivers before `bye`.
+            a.hold = false;
+            a.ponder = false;
+            self.pool.stop();
+            self.finish_early();
+        }
+        self.quit_pending = true;
+        if self.active.is_none() {
+            self.say_bye();
+        }
+    }
+
+    pub(super) fn say_bye(&mut self) {
+        if self.dialect == Some(Dialect::Ucci) {
+            self.line("bye");
+        }
+        self.quitting = true;
+    }
+    /// Prints the final lines of the active search and returns to idle.
+    pub(super) fn finish(&mut self) {
+        let Some(a) = self.active.take() else { return };
+        let result = a.held.unwrap_or(SearchResult {
+            best_move: None,
+            ponder: None,
+            score: mated_in(0),
+            depth: 0,
+            pv: Vec::new(),
+            nodes: 0,
+        });
+        let ms = a.start.elapsed().as_millis() as u64;
+        let nodes = self.pool.nodes().max(result.nodes);
+        self.line(&format!("info time {ms} nodes {nodes}"));
+        let draw = self.options.draw_resign && a.draw_offered && result.score <= 0;
+        self.print_final(result.best_move, result.ponder, draw);
+        self.drain_queue();
+    }
+
+    pub(super) fn print_final(&mut self, best: Option<Move>, ponder: Option<Move>, draw: bool) {
+        let line = protocol::format_bestmove(
+            self.dialect.unwrap_or(Dialect::Ucci),
+            best,
+            ponder,
+            self.rank_base(),
+            draw,
+            false,
+        );
+        self.line(&line);
+    }
+}

@@ -1,0 +1,282 @@
+//! The coordinator: owns the worker pool, the transposition table, the options, the position
+//! and the clock; turns typed commands into searches and search events into protocol lines.
+//! It alone writes to the output, one flushed line at a time. Two threads drive it, one at a
+//! time under a lock: the input thread (each line is handled by the thread that read it) and
+//! the events thread (pool events and the clock).
+//!
+//! By concern: `lifecycle` (go, stop, ponderhit, quit, bestmove), `settings` (options, hash,
+//! the pool), `report` (pool events and the clock become `info` lines), `stdio` (the two
+//! threads that drive it). This file holds the state and the dispatch of commands.
+
+mod lifecycle;
+mod report;
+mod settings;
+mod stdio;
+
+pub use stdio::run_stdio;
+
+use crate::board::{Move, Position, RankBase};
+use crate::book::BookSet;
+use crate::options::Options;
+use crate::protocol::{self, Command, Dialect, ParseContext, ReaderEvent};
+use crate::search::{Iteration, SearchResult};
+use crate::smp::{PoolEvent, WorkerPool};
+use crate::time::TimeBudget;
+use crate::tt::TranspositionTable;
+use crossbeam_channel::Receiver;
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Commands that act at once even while a search runs; others wait for `bestmove`.
+const IMMEDIATE: [&str; 6] = ["stop", "ponderhit", "isready", "probe", "quit", "bye"];
+
+/// The search in progress.
+struct Active {
+    id: u64,
+    start: Instant,
+    /// Pondering or infinite: hold `bestmove` until `stop`/`ponderhit`.
+    hold: bool,
+    ponder: bool,
+    draw_offered: bool,
+    budget: Option<TimeBudget>,
+    /// When the clock started (the `go`, or the `ponderhit`).
+    clock_start: Instant,
+    held: Option<SearchResult>,
+    last_info: Instant,
+    last_best: Option<Move>,
+    best_changes: u32,
+    stable_iterations: u32,
+    last_score: Option<i32>,
+    /// The main thread's last completed iteration: the answer when stopping early.
+    last_iteration: Option<Iteration>,
+}
+
+/// The engine's state machine between the reader, the pool and the output.
+pub struct Coordinator<W: Write> {
+    out: W,
+    dialect: Option<Dialect>,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    pool: WorkerPool,
+    events: Receiver<PoolEvent>,
+    events_tx: crossbeam_channel::Sender<PoolEvent>,
+    position: Position,
+    banned: Vec<Move>,
+    active: Option<Active>,
+    queue: VecDeque<String>,
+    next_id: u64,
+    quitting: bool,
+    /// `quit` arrived during a search whose answer is still to come.
+    quit_pending: bool,
+    books: BookSet,
+    rng: u64,
+}
+
+impl<W: Write> Coordinator<W> {
+    /// A coordinator writing to `out`, with default options.
+    pub fn new(out: W) -> Result<Coordinator<W>, String> {
+        let options = Options::new();
+        let tt = Arc::new(
+            TranspositionTable::new(options.hash_mib)
+                .map_err(|e| format!("cannot allocate {} MiB of hash: {e}", options.hash_mib))?,
+        );
+        let (events_tx, events) = crossbeam_channel::unbounded();
+        let pool = WorkerPool::new(
+            options.threads,
+            options.pin_threads,
+            Arc::clone(&tt),
+            events_tx.clone(),
+        );
+        Ok(Coordinator {
+            out,
+            dialect: None,
+            options,
+            tt,
+            pool,
+            events,
+            events_tx,
+            position: Position::startpos(),
+            banned: Vec::new(),
+            active: None,
+            queue: VecDeque::new(),
+            next_id: 0,
+            quitting: false,
+            quit_pending: false,
+            books: BookSet::default(),
+            // Book choices vary from game to game; nothing else depends on this seed.
+            rng: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64)
+                | 1,
+        })
+    }
+
+    pub(super) fn line(&mut self, text: &str) {
+        // A closed output means the GUI is gone; there is nobody left to tell.
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    pub(super) fn error(&mut self, msg: &str) {
+        self.line(&format!("info string error: {msg}"));
+    }
+
+    pub(super) fn rank_base(&self) -> RankBase {
+        if self.dialect == Some(Dialect::Uci) && self.options.rank_base_one {
+            RankBase::One
+        } else {
+            RankBase::Zero
+        }
+    }
+
+    pub(super) fn context(&self) -> ParseContext {
+        ParseContext {
+            dialect: self.dialect,
+            rank_base: self.rank_base(),
+            usemillisec: self.options.use_millisec,
+        }
+    }
+
+    /// Handles one event of the input: a line, an unreadable line, or the end of input.
+    pub fn on_input(&mut self, ev: ReaderEvent) {
+        match ev {
+            ReaderEvent::Line(line) => self.on_line(line),
+            ReaderEvent::Error(msg) => self.error(&msg),
+            ReaderEvent::Eof => self.quit(),
+        }
+    }
+
+    /// True once `quit` (or the end of input) has been handled: no more input is read.
+    /// The events thread may still have the last `bestmove` and `bye` to write.
+    pub fn is_quitting(&self) -> bool {
+        self.quitting || self.quit_pending
+    }
+
+    /// True while a search runs (its clock needs watching).
+    pub fn is_searching(&self) -> bool {
+        self.active.is_some()
+    }
+
+    fn on_line(&mut self, line: String) {
+        let word = line
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if self.active.is_some() && !IMMEDIATE.contains(&word.as_str()) {
+            self.queue.push_back(line);
+            return;
+        }
+        self.execute(&line);
+    }
+
+    /// Runs queued commands until one starts a search.
+    pub(super) fn drain_queue(&mut self) {
+        while self.active.is_none() && !self.is_quitting() {
+            let Some(line) = self.queue.pop_front() else {
+                break;
+            };
+            self.execute(&line);
+        }
+    }
+
+    fn execute(&mut self, line: &str) {
+        let cmd = match protocol::parse_command(line, &self.context()) {
+            Ok(Some(cmd)) => cmd,
+            Ok(None) => return,
+            Err(e) => {
+                self.error(&e.to_string());
+                return;
+            }
+        };
+        if self.dialect.is_none() && !matches!(cmd, Command::Ucci | Command::Uci | Command::Quit) {
+            self.error("expected 'ucci' or 'uci' first");
+            return;
+        }
+        match cmd {
+            Command::Ucci => self.handshake(Dialect::Ucci),
+            Command::Uci => self.handshake(Dialect::Uci),
+            Command::IsReady => self.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, &value),
+            Command::NewGame => self.new_game(),
+            Command::Position { fen, moves } => self.set_position(&fen, &moves),
+            Command::BanMoves(moves) => self.banned = moves,
+            Command::Go(params) => self.go(params),
+            Command::PonderHit { draw } => self.ponderhit(draw),
+            Command::Stop => self.stop(),
+            Command::Probe { fen, moves } => self.probe(&fen, &moves),
+            Command::Quit => self.quit(),
+        }
+    }
+
+    fn handshake(&mut self, dialect: Dialect) {
+        self.dialect = Some(dialect);
+        let version = env!("CARGO_PKG_VERSION");
+        match dialect {
+            Dialect::Ucci => {
+                self.line(&format!("id name Pao {version}"));
+                self.line("id copyright 2026 the Pao authors");
+                self.line("id author the Pao authors");
+                for l in self.options.ucci_lines() {
+                    self.line(&l);
+                }
+                self.line("ucciok");
+            }
+            Dialect::Uci => {
+                self.line(&format!("id name Pao {version}"));
+                self.line("id author the Pao authors");
+                for l in self.options.uci_lines() {
+                    self.line(&l);
+                }
+                self.line("uciok");
+            }
+        }
+    }
+
+    fn set_position(&mut self, fen: &str, moves: &[Move]) {
+        // The parser already proved the FEN and every move; a failure here is still reported.
+        match Position::from_fen(fen) {
+            Ok(mut pos) => {
+                for &m in moves {
+                    if !pos.is_legal(m) {
+                        self.error(&format!("illegal move '{m}'"));
+                        return;
+                    }
+                    pos.make_move(m);
+                }
+                self.position = pos;
+                self.banned.clear();
+            }
+            Err(e) => self.error(&format!("bad FEN: {e}")),
+        }
+    }
+
+    fn probe(&mut self, fen: &str, moves: &[Move]) {
+        let Ok(mut pos) = Position::from_fen(fen) else {
+            self.error("probe: bad FEN");
+            return;
+        };
+        for &m in moves {
+            pos.make_move(m);
+        }
+        let mut text = String::from("pophash");
+        if let Some(e) = self.tt.probe(pos.key()) {
+            if !e.mv.is_none() {
+                text.push_str(&format!(
+                    " bestmove {}",
+                    crate::board::format_move(e.mv, self.rank_base())
+                ));
+            }
+            use crate::tt::Bound;
+            if matches!(e.bound, Bound::Lower | Bound::Exact) {
+                text.push_str(&format!(" lowerbound {} depth {}", e.score, e.depth));
+            }
+            if matches!(e.bound, Bound::Upper | Bound::Exact) {
+                text.push_str(&format!(" upperbound {} depth {}", e.score, e.depth));
+            }
+        }
+        self.line(&text);
+    }
+}

@@ -1,0 +1,119 @@
+//! Pool events and the clock: iterations become `info` lines, the soft and hard time limits
+//! stop the search, and a quiet search gets a periodic `info time ... nps` line.
+
+use super::Coordinator;
+use crate::protocol::{self, Dialect};
+use crate::search::Iteration;
+use crate::smp::PoolEvent;
+use crate::time;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+impl<W: Write> Coordinator<W> {
+    /// How long to sleep before the next clock check.
+    pub(super) fn next_wake(&self) -> Duration {
+        let Some(a) = &self.active else {
+            return Duration::from_secs(3600);
+        };
+        let mut wake = Duration::from_millis(1000).saturating_sub(a.last_info.elapsed());
+        if let (Some(b), false) = (&a.budget, a.ponder) {
+            let hard = Duration::from_millis(b.hard_ms);
+            wake = wake.min(hard.saturating_sub(a.clock_start.elapsed()));
+        }
+        wake.max(Duration::from_millis(1))
+    }
+
+    pub(super) fn on_pool_event(&mut self, ev: PoolEvent) {
+        match ev {
+            PoolEvent::Iteration(it) => self.on_iteration(it),
+            PoolEvent::Finished { id, result } => {
+                let Some(a) = self.active.as_mut() else {
+                    return;
+                };
+                if a.id != id {
+                    return;
+                }
+                a.held = Some(result);
+                if !a.hold {
+                    self.finish();
+                }
+                if self.quit_pending && self.active.is_none() {
+                    self.say_bye();
+                }
+            }
+        }
+    }
+
+    pub(super) fn on_iteration(&mut self, it: Iteration) {
+        let nodes = self.pool.nodes();
+        let hashfull = self.tt.hashfull();
+        let rank_base = self.rank_base();
+        let dialect = self.dialect.unwrap_or(Dialect::Ucci);
+        let Some(a) = self.active.as_mut() else {
+            return;
+        };
+        let elapsed = a.start.elapsed().as_millis() as u64;
+        let best = it.pv.first().copied();
+        if best != a.last_best {
+            if a.last_best.is_some() {
+                a.best_changes += 1;
+            }
+            a.stable_iterations = 0;
+        } else {
+            a.stable_iterations += 1;
+        }
+        let score_drop = a.last_score.map_or(0, |s| s - it.score);
+        a.last_best = best;
+        a.last_score = Some(it.score);
+        a.last_iteration = Some(it.clone());
+        a.last_info = Instant::now();
+        let line = protocol::format_info(
+            dialect,
+            &protocol::InfoLine {
+                depth: it.depth,
+                seldepth: it.seldepth,
+                score: it.score,
+                time_ms: elapsed,
+                nodes,
+                hashfull,
+                pv: it.pv.clone(),
+            },
+            rank_base,
+        );
+        // Soft limit: stop after an iteration when the next one is unlikely to finish in time.
+        let stop = match (&a.budget, a.ponder) {
+            (Some(b), false) => {
+                let used = a.clock_start.elapsed().as_millis() as u64;
+                time::should_stop(b, used, a.best_changes, score_drop, a.stable_iterations)
+            }
+            _ => false,
+        };
+        self.line(&line);
+        if stop {
+            self.pool.stop();
+        }
+    }
+
+    pub(super) fn on_tick(&mut self) {
+        let nodes = self.pool.nodes();
+        let hashfull = self.tt.hashfull();
+        let Some(a) = self.active.as_mut() else {
+            return;
+        };
+        if let (Some(b), false) = (&a.budget, a.ponder) {
+            if a.clock_start.elapsed().as_millis() as u64 >= b.hard_ms {
+                self.pool.stop();
+                self.finish_early();
+                return;
+            }
+        }
+        if a.last_info.elapsed() >= Duration::from_millis(1000) {
+            a.last_info = Instant::now();
+            let ms = a.start.elapsed().as_millis() as u64;
+            let nps = nodes * 1000 / ms.max(1);
+            self.line(&format!(
+                "info time {ms} nodes {nodes} nps {nps} hashfull {hashfull}"
+            ));
+        }
+    }
+}

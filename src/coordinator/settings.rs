@@ -1,0 +1,82 @@
+//! Options and their effects: the book, the hash table, the pool, the search configuration.
+
+use super::Coordinator;
+use crate::book::BookSet;
+use crate::options::{Effect, Level};
+use crate::protocol::Dialect;
+use crate::search::{Driver, SearchConfig};
+use crate::smp::WorkerPool;
+use crate::tt::TranspositionTable;
+use std::io::Write;
+use std::sync::Arc;
+
+impl<W: Write> Coordinator<W> {
+    pub(super) fn set_option(&mut self, name: &str, value: &str) {
+        let strict = self.dialect == Some(Dialect::Uci);
+        let before = self.options.clone();
+        match self.options.set(name, value, strict) {
+            Err(e) => self.error(&e),
+            Ok(Effect::None) => {}
+            Ok(Effect::Book) => match BookSet::open(&self.options.book_files) {
+                Ok(books) => self.books = books,
+                Err(e) => {
+                    self.books = BookSet::default();
+                    self.error(&e);
+                }
+            },
+            Ok(Effect::NewGame) => self.new_game(),
+            Ok(Effect::Resize) => match TranspositionTable::new(self.options.hash_mib) {
+                Ok(tt) => {
+                    self.tt = Arc::new(tt);
+                    self.respawn();
+                }
+                Err(e) => {
+                    let mib = self.options.hash_mib;
+                    self.options = before;
+                    self.error(&format!(
+                        "cannot allocate {mib} MiB of hash ({e}); keeping {} MiB",
+                        self.options.hash_mib
+                    ));
+                }
+            },
+            Ok(Effect::Respawn) => self.respawn(),
+        }
+    }
+
+    pub(super) fn respawn(&mut self) {
+        // Drop the old pool first so its threads are gone before new ones start.
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let old = std::mem::replace(
+            &mut self.pool,
+            WorkerPool::new(0, false, Arc::clone(&self.tt), tx.clone()),
+        );
+        drop(old);
+        self.events = rx;
+        self.events_tx = tx.clone();
+        self.pool = WorkerPool::new(
+            self.options.threads,
+            self.options.pin_threads,
+            Arc::clone(&self.tt),
+            tx,
+        );
+    }
+
+    pub(super) fn new_game(&mut self) {
+        self.tt.clear();
+        self.pool.clear_heuristics();
+    }
+
+    pub(super) fn search_config(&self) -> SearchConfig {
+        let mut config = SearchConfig::FULL;
+        if self.options.pruning == Level::None {
+            config.null_move = false;
+            config.lmr = false;
+            config.futility = false;
+        }
+        config.knowledge = self.options.knowledge != Level::None;
+        if self.options.mtdf {
+            config.driver = Driver::Mtdf;
+        }
+        config
+    }
+}
