@@ -55,6 +55,8 @@ pub struct BenchOptions {
     pub stagger: bool,
     /// Search switches.
     pub config: SearchConfig,
+    /// The network to evaluate with (`None`: the hand-written evaluation).
+    pub network: Option<std::sync::Arc<crate::eval::nnue::Network>>,
 }
 
 impl Default for BenchOptions {
@@ -66,6 +68,7 @@ impl Default for BenchOptions {
             pin: true,
             stagger: true,
             config: SearchConfig::FULL,
+            network: crate::eval::nnue::embedded().filter(|_| crate::eval::nnue::USE_BY_DEFAULT),
         }
     }
 }
@@ -101,6 +104,7 @@ pub fn run(
             limits: Limits::depth(options.depth),
             allowed: Vec::new(),
             config: options.config,
+            network: options.network.clone(),
             main_thread_result: true,
         });
         let result = loop {
@@ -189,6 +193,7 @@ pub fn run_ablation(
             pin: false,
             stagger: false,
             config,
+            network: None,
         };
         let (nodes, time_ms) = run(fens, &options, &mut |_| {})?;
         let r = AblationRow {

@@ -43,6 +43,10 @@ pub struct Options {
     pub rank_base_one: bool,
     /// An explicit UCI_RankBase was set (overrides what UCI_Variant implies).
     pub rank_base_explicit: bool,
+    /// Evaluate with the network (else the hand-written evaluation).
+    pub use_nnue: bool,
+    /// Net file to load; empty = the net embedded in the binary.
+    pub eval_file: String,
 }
 
 /// The four-step levels of UCCI's combo options.
@@ -109,6 +113,8 @@ impl Options {
             draw_resign: false,
             rank_base_one: false,
             rank_base_explicit: false,
+            use_nnue: crate::eval::nnue::USE_BY_DEFAULT,
+            eval_file: String::new(),
         }
     }
 }
@@ -132,6 +138,8 @@ pub enum Effect {
     NewGame,
     /// Reload the opening book.
     Book,
+    /// Load the net file (`eval_file`), or check that a net is there (`use_nnue`).
+    Network,
 }
 
 fn parse_bool(value: &str) -> Option<bool> {
@@ -231,6 +239,19 @@ impl Options {
                 self.draw_resign = check(value)?;
                 Effect::None
             }
+            "usennue" => {
+                self.use_nnue = check(value)?;
+                Effect::Network
+            }
+            "evalfile" => {
+                let v = value.trim();
+                self.eval_file = if v == "<empty>" {
+                    String::new()
+                } else {
+                    v.to_string()
+                };
+                Effect::Network
+            }
             "newgame" | "clearhash" => Effect::NewGame,
             "ucivariant" => {
                 if !value.trim().eq_ignore_ascii_case("xiangqi") {
@@ -284,6 +305,8 @@ impl Options {
             "option searchdriver type combo var pvs var mtdf default pvs".to_string(),
             "option smpstagger type check default true".to_string(),
             "option drawresign type check default false".to_string(),
+            format!("option usennue type check default {}", crate::eval::nnue::USE_BY_DEFAULT),
+            "option evalfile type string default <empty>".to_string(),
             "option newgame type button".to_string(),
         ]
     }
@@ -305,6 +328,11 @@ impl Options {
             "option name PinThreads type check default true".to_string(),
             "option name SearchDriver type combo default pvs var pvs var mtdf".to_string(),
             "option name SMPStagger type check default true".to_string(),
+            format!(
+                "option name UseNNUE type check default {}",
+                crate::eval::nnue::USE_BY_DEFAULT
+            ),
+            "option name EvalFile type string default <empty>".to_string(),
             "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
             "option name UCI_RankBase type spin default 0 min 0 max 1".to_string(),
         ]

@@ -5,6 +5,7 @@
 //! Helpers stagger their depths so that the pool spreads over neighbouring depths.
 
 use crate::board::{Move, Position};
+use crate::eval::nnue::Network;
 use crate::search::{Iteration, Limits, SearchConfig, SearchResult, Searcher};
 use crate::tt::TranspositionTable;
 use crossbeam_channel::Sender;
@@ -40,6 +41,8 @@ pub struct Job {
     pub allowed: Vec<Move>,
     /// Search switches.
     pub config: SearchConfig,
+    /// The network to evaluate with (`None`: the hand-written evaluation).
+    pub network: Option<Arc<Network>>,
     /// When true, the result is the main thread's (fixed-depth searches are reproducible).
     pub main_thread_result: bool,
 }
@@ -269,6 +272,7 @@ fn worker_loop(index: usize, core: Option<core_affinity::CoreId>, shared: Arc<Sh
 
 fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) -> SearchResult {
     searcher.set_config(job.config);
+    searcher.set_network(job.network.clone());
     let mut limits = job.limits.clone();
     limits.stop = Arc::clone(&shared.stop);
     let stagger = shared.stagger.load(Ordering::Relaxed);

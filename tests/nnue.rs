@@ -4,32 +4,14 @@
 
 use pao::board::{Color, Position};
 use pao::eval::nnue::simd::{self, Path};
-use pao::eval::nnue::{features, AccumulatorStack, Activation, Network};
+use pao::eval::nnue::{AccumulatorStack, Activation};
 use pao::search::{Limits, SearchConfig, Searcher};
 use pao::tt::TranspositionTable;
 use proptest::prelude::*;
 use std::sync::Arc;
 
-/// A network with deterministic pseudo-random weights in the trained range.
-fn random_net(hidden: usize, activation: Activation, seed: u64) -> Network {
-    let mut state = seed;
-    let mut next = |range: i64| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((state >> 33) as i64 % (2 * range + 1) - range) as i16
-    };
-    Network {
-        hidden,
-        activation,
-        qa: 255,
-        qb: 64,
-        scale: 400,
-        ft_weights: (0..features::INPUTS * hidden).map(|_| next(200)).collect(),
-        ft_bias: (0..hidden).map(|_| next(100)).collect(),
-        out_weights: (0..2 * hidden).map(|_| next(127)).collect(),
-        out_bias: next(3000) as i32 * 10,
-        provenance: "random test net".into(),
-    }
-}
+mod common;
+use common::random_net;
 
 fn start_fens() -> Vec<&'static str> {
     pao::bench::parse_fens(pao::bench::BENCH_FENS)
@@ -69,7 +51,12 @@ fn walk(fen: &str, steps: &[(usize, u8)], path: Path) -> Result<(), TestCaseErro
         let (inc_red, inc_black) = (inc_red.to_vec(), inc_black.to_vec());
         let (new_red, new_black) = fresh.current();
         prop_assert_eq!(&inc_red[..], new_red, "red accumulator in {}", pos.to_fen());
-        prop_assert_eq!(&inc_black[..], new_black, "black accumulator in {}", pos.to_fen());
+        prop_assert_eq!(
+            &inc_black[..],
+            new_black,
+            "black accumulator in {}",
+            pos.to_fen()
+        );
         prop_assert_eq!(
             stack.evaluate(pos.side_to_move()),
             fresh.evaluate(pos.side_to_move())

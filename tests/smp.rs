@@ -19,6 +19,7 @@ fn job(id: u64, fen: &str, depth: u32, main_only: bool) -> Job {
         limits: Limits::depth(depth),
         allowed: Vec::new(),
         config: SearchConfig::FULL,
+        network: None,
         main_thread_result: main_only,
     }
 }

@@ -73,6 +73,7 @@ impl<W: Write> Coordinator<W> {
             limits,
             allowed,
             config: self.search_config(),
+            network: self.network_in_use(),
             main_thread_result: params.depth.is_some() && budget.is_none(),
         });
     }

@@ -17,6 +17,7 @@ pub use stdio::run_stdio;
 
 use crate::board::{Move, Position, RankBase};
 use crate::book::BookSet;
+use crate::eval::nnue::Network;
 use crate::options::Options;
 use crate::protocol::{self, Command, Dialect, ParseContext, ReaderEvent};
 use crate::search::{Iteration, SearchResult};
@@ -72,6 +73,8 @@ pub struct Coordinator<W: Write> {
     quit_pending: bool,
     books: BookSet,
     rng: u64,
+    /// The loaded network (the embedded one unless `EvalFile` named another).
+    network: Option<Arc<Network>>,
 }
 
 impl<W: Write> Coordinator<W> {
@@ -105,6 +108,7 @@ impl<W: Write> Coordinator<W> {
             quitting: false,
             quit_pending: false,
             books: BookSet::default(),
+            network: crate::eval::nnue::embedded(),
             // Book choices vary from game to game; nothing else depends on this seed.
             rng: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)

@@ -2,6 +2,7 @@
 
 use super::Coordinator;
 use crate::book::BookSet;
+use crate::eval::nnue::Network;
 use crate::options::{Effect, Level};
 use crate::protocol::Dialect;
 use crate::search::{Driver, SearchConfig};
@@ -40,7 +41,34 @@ impl<W: Write> Coordinator<W> {
                 }
             },
             Ok(Effect::Respawn) => self.respawn(),
+            Ok(Effect::Network) => {
+                if let Err(e) = self.load_network() {
+                    self.options = before;
+                    self.error(&e);
+                }
+            }
         }
+    }
+
+    /// Loads `eval_file` (empty: the embedded net) and checks that `use_nnue` has a net.
+    fn load_network(&mut self) -> Result<(), String> {
+        let loaded = if self.options.eval_file.is_empty() {
+            crate::eval::nnue::embedded()
+        } else {
+            Some(Arc::new(
+                Network::load(&self.options.eval_file).map_err(|e| e.to_string())?,
+            ))
+        };
+        if self.options.use_nnue && loaded.is_none() {
+            return Err("no network: this build embeds none; set EvalFile first".into());
+        }
+        self.network = loaded;
+        Ok(())
+    }
+
+    /// The network the next search evaluates with.
+    pub(super) fn network_in_use(&self) -> Option<Arc<Network>> {
+        self.network.clone().filter(|_| self.options.use_nnue)
     }
 
     pub(super) fn respawn(&mut self) {

@@ -184,3 +184,32 @@ pub fn bestmove_of(line: &str) -> Option<String> {
         _ => None,
     }
 }
+
+/// A network with deterministic pseudo-random weights in the trained range.
+pub fn random_net(
+    hidden: usize,
+    activation: pao::eval::nnue::Activation,
+    seed: u64,
+) -> pao::eval::nnue::Network {
+    let mut state = seed;
+    let mut next = |range: i64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) as i64 % (2 * range + 1) - range) as i16
+    };
+    pao::eval::nnue::Network {
+        hidden,
+        activation,
+        qa: 255,
+        qb: 64,
+        scale: 400,
+        ft_weights: (0..pao::eval::nnue::features::INPUTS * hidden)
+            .map(|_| next(200))
+            .collect(),
+        ft_bias: (0..hidden).map(|_| next(100)).collect(),
+        out_weights: (0..2 * hidden).map(|_| next(127)).collect(),
+        out_bias: next(3000) as i32 * 10,
+        provenance: "random test net".into(),
+    }
+}

@@ -143,7 +143,10 @@ impl Network {
     /// Parses and checks a net file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let mut r = Reader { bytes, at: 0 };
-        if r.take(8).map_err(|_| NetError("not a Pao net file (too short)".into()))? != MAGIC {
+        if r.take(8)
+            .map_err(|_| NetError("not a Pao net file (too short)".into()))?
+            != MAGIC
+        {
             return Err(NetError("not a Pao net file (bad magic)".into()));
         }
         let version = r.u32()?;
@@ -248,13 +251,26 @@ mod tests {
         let err = |b: &[u8]| Network::from_bytes(b).err().map(|e| e.0);
         assert_eq!(
             err(&bytes[..bytes.len() - 1]).as_deref(),
-            Some(format!("net file is {} bytes, its header says {}", bytes.len() - 1, bytes.len()).as_str())
+            Some(
+                format!(
+                    "net file is {} bytes, its header says {}",
+                    bytes.len() - 1,
+                    bytes.len()
+                )
+                .as_str()
+            )
         );
-        assert_eq!(err(&bytes[..5]).as_deref(), Some("not a Pao net file (too short)"));
+        assert_eq!(
+            err(&bytes[..5]).as_deref(),
+            Some("not a Pao net file (too short)")
+        );
         let mut corrupt = bytes.clone();
         let last = corrupt.len() - 10;
         corrupt[last] ^= 1;
-        assert_eq!(err(&corrupt).as_deref(), Some("net file checksum mismatch (corrupt file)"));
+        assert_eq!(
+            err(&corrupt).as_deref(),
+            Some("net file checksum mismatch (corrupt file)")
+        );
         let mut version = bytes.clone();
         version[8] = 7;
         assert_eq!(
@@ -263,6 +279,9 @@ mod tests {
         );
         let mut magic = bytes;
         magic[0] = b'X';
-        assert_eq!(err(&magic).as_deref(), Some("not a Pao net file (bad magic)"));
+        assert_eq!(
+            err(&magic).as_deref(),
+            Some("not a Pao net file (bad magic)")
+        );
     }
 }

@@ -100,7 +100,14 @@ pub fn best_path() -> Path {
 
 /// `out = prev + add - subs[0] - subs[1]` (the first `n_subs` of `subs`), lane by lane.
 #[inline]
-pub fn update(path: Path, out: &mut [i16], prev: &[i16], add: &[i16], subs: [&[i16]; 2], n_subs: usize) {
+pub fn update(
+    path: Path,
+    out: &mut [i16],
+    prev: &[i16],
+    add: &[i16],
+    subs: [&[i16]; 2],
+    n_subs: usize,
+) {
     match path {
         // SAFETY: `Avx2` is only ever chosen when the CPU reports AVX2 (`best_path`), or by a
         // caller that checked it (the equality test).

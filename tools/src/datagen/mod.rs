@@ -18,7 +18,11 @@ use writer::OrderedWriter;
 
 /// Generate self-play training positions, or summarise a data file.
 #[derive(Parser, Debug)]
-#[command(name = "pao-tools datagen", version, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "pao-tools datagen",
+    version,
+    args_conflicts_with_subcommands = true
+)]
 pub struct DatagenArgs {
     #[command(subcommand)]
     command: Option<DatagenCommand>,
@@ -85,8 +89,10 @@ pub fn usage() -> String {
 
 /// Entry point.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let parsed = DatagenArgs::try_parse_from(std::iter::once("datagen".to_string()).chain(args.iter().cloned()))
-        .map_err(|e| e.to_string().trim_end().to_string())?;
+    let parsed = DatagenArgs::try_parse_from(
+        std::iter::once("datagen".to_string()).chain(args.iter().cloned()),
+    )
+    .map_err(|e| e.to_string().trim_end().to_string())?;
     match parsed.command {
         Some(DatagenCommand::Stats { files }) => {
             print!("{}", stats::report(&files)?);
@@ -128,8 +134,13 @@ fn generate(args: &RunArgs) -> Result<(), String> {
     let failure: FailureSlot = std::sync::Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            let (settings, writer, next_game, done, failure) =
-                (settings.clone(), writer.clone(), &next_game, &done, &failure);
+            let (settings, writer, next_game, done, failure) = (
+                settings.clone(),
+                writer.clone(),
+                &next_game,
+                &done,
+                &failure,
+            );
             scope.spawn(move || {
                 let mut player = match Player::new(settings, args.hash) {
                     Ok(p) => p,
@@ -167,8 +178,8 @@ fn generate(args: &RunArgs) -> Result<(), String> {
         let every = Duration::from_secs(args.report_every.max(1));
         loop {
             std::thread::sleep(Duration::from_millis(200));
-            let finished = done.load(Ordering::Relaxed)
-                || args.games.is_some_and(|g| writer.games() >= g);
+            let finished =
+                done.load(Ordering::Relaxed) || args.games.is_some_and(|g| writer.games() >= g);
             if interactive {
                 eprint!("\r{}   ", writer.progress(start_positions, started));
             } else if last.elapsed() >= every && !finished {

@@ -158,7 +158,11 @@ impl Player {
             plies += 1;
         };
         for r in &mut kept {
-            r.outcome = if r.side == Color::Red { red } else { red.flip() };
+            r.outcome = if r.side == Color::Red {
+                red
+            } else {
+                red.flip()
+            };
         }
         Ok(GameRecord {
             records: kept,

@@ -70,7 +70,12 @@ impl std::fmt::Display for FormatError {
 
 impl Record {
     /// Packs `pos` with its score and result; `None` when it has more than 32 pieces.
-    pub fn new(pos: &Position, score: i16, outcome: Outcome, first_of_game: bool) -> Option<Record> {
+    pub fn new(
+        pos: &Position,
+        score: i16,
+        outcome: Outcome,
+        first_of_game: bool,
+    ) -> Option<Record> {
         let mut board = [0u8; 28];
         let mut count = 0;
         for sq in Square::all() {
@@ -256,7 +261,9 @@ mod tests {
     #[test]
     fn bad_bytes_are_errors() {
         let pos = Position::startpos();
-        let mut bytes = Record::new(&pos, 0, Outcome::Draw, false).expect("fits").encode();
+        let mut bytes = Record::new(&pos, 0, Outcome::Draw, false)
+            .expect("fits")
+            .encode();
         bytes[29] = 3;
         assert_eq!(
             Record::decode(&bytes),

@@ -57,7 +57,8 @@ impl OrderedWriter {
                 }
             }
         }
-        file.seek(SeekFrom::End(0)).map_err(|e| format!("{path}: {e}"))?;
+        file.seek(SeekFrom::End(0))
+            .map_err(|e| format!("{path}: {e}"))?;
         Ok(OrderedWriter {
             state: Mutex::new(State {
                 file,

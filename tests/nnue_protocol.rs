@@ -1,0 +1,120 @@
+//! The network through the protocols: `EvalFile`/`evalfile` loads a net file, `UseNNUE`/
+//! `usennue` switches it on; a missing, truncated, corrupt or wrong-version file gets one
+//! error line, the previous net stays in use, and `go` still answers.
+
+mod common;
+use common::{random_net, Engine};
+use pao::eval::nnue::Activation;
+use std::path::PathBuf;
+
+/// Writes the good net and the bad files into a fresh directory; returns their paths.
+fn net_files(tag: &str) -> (PathBuf, Vec<(PathBuf, String)>) {
+    let dir = std::env::temp_dir().join(format!("pao-nnue-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bytes = random_net(32, Activation::SquaredClippedRelu, 11).to_bytes();
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, &bytes).expect("write");
+    let mut bad = Vec::new();
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).expect("write");
+    bad.push((
+        truncated.clone(),
+        format!(
+            "{}: net file is {} bytes, its header says {}",
+            truncated.display(),
+            bytes.len() / 2,
+            bytes.len()
+        ),
+    ));
+    let corrupt = dir.join("corrupt.nnue");
+    let mut c = bytes.clone();
+    let at = c.len() - 100;
+    c[at] ^= 0x55;
+    std::fs::write(&corrupt, &c).expect("write");
+    bad.push((
+        corrupt.clone(),
+        format!(
+            "{}: net file checksum mismatch (corrupt file)",
+            corrupt.display()
+        ),
+    ));
+    let version = dir.join("version.nnue");
+    let mut v = bytes.clone();
+    v[8] = 2;
+    std::fs::write(&version, &v).expect("write");
+    bad.push((
+        version.clone(),
+        format!(
+            "{}: net file version 2 is not supported (this build reads version 1)",
+            version.display()
+        ),
+    ));
+    let missing = dir.join("missing.nnue");
+    bad.push((
+        missing.clone(),
+        format!(
+            "{}: No such file or directory (os error 2)",
+            missing.display()
+        ),
+    ));
+    (good, bad)
+}
+
+/// The last `info depth 4` line's score and nodes after a fresh game: what the evaluation
+/// in use decides (one thread, fixed depth: reproducible).
+fn signature(e: &mut Engine, newgame: &str) -> String {
+    e.send(newgame);
+    e.send("position startpos moves h2e2");
+    e.send("go depth 4");
+    let (_, info) = e.expect_prefix("bestmove");
+    let line = info
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 4 "))
+        .expect("a depth-4 line")
+        .clone();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let field = |name: &str| {
+        let i = words.iter().position(|w| *w == name).expect(name);
+        words[i + 1..i + 3].join(" ")
+    };
+    format!("{} {}", field("score"), field("nodes"))
+}
+
+fn check_dialect(e: &mut Engine, set: &dyn Fn(&str, &str) -> String, newgame: &str, tag: &str) {
+    let hand_written = signature(e, newgame);
+    // No net is embedded in this build: switching the network on alone is refused.
+    if pao::eval::nnue::embedded().is_none() {
+        e.send(&set("UseNNUE", "true"));
+        e.expect_exact("info string error: no network: this build embeds none; set EvalFile first");
+        assert_eq!(signature(e, newgame), hand_written);
+    }
+    let (good, bad) = net_files(tag);
+    e.send(&set("EvalFile", &good.display().to_string()));
+    e.send(&set("UseNNUE", "true"));
+    e.send("isready");
+    e.expect_exact("readyok");
+    let with_net = signature(e, newgame);
+    assert_ne!(with_net, hand_written, "the network changes the search");
+    for (path, message) in bad {
+        e.send(&set("EvalFile", &path.display().to_string()));
+        e.expect_exact(&format!("info string error: {message}"));
+        assert_eq!(signature(e, newgame), with_net, "the previous net stays");
+    }
+    e.send(&set("UseNNUE", "false"));
+    assert_eq!(signature(e, newgame), hand_written);
+}
+
+#[test]
+fn uci_evalfile_and_usennue() {
+    let mut e = Engine::uci(1);
+    let set = |name: &str, value: &str| format!("setoption name {name} value {value}");
+    check_dialect(&mut e, &set, "ucinewgame", "uci");
+}
+
+#[test]
+fn ucci_evalfile_and_usennue() {
+    let mut e = Engine::ucci(1);
+    let set = |name: &str, value: &str| format!("setoption {} {value}", name.to_lowercase());
+    check_dialect(&mut e, &set, "setoption newgame", "ucci");
+}
