@@ -169,7 +169,7 @@ impl Network {
                 head[1]
             )));
         }
-        if hidden == 0 || hidden > MAX_HIDDEN || hidden % HIDDEN_STEP != 0 {
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_STEP) {
             return Err(NetError(format!(
                 "hidden size {hidden} is not a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}"
             )));
