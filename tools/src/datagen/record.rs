@@ -157,7 +157,8 @@ impl Record {
         Ok(record)
     }
 
-    /// The position as a FEN (counters zero), for checking and for people.
+    /// The position as a FEN (counters zero), for checking.
+    #[cfg(test)]
     pub fn fen(&self) -> String {
         let mut grid = [None; SQUARES];
         for (piece, sq) in self.pieces() {

@@ -6,11 +6,6 @@
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
-    /// A generator for `seed`.
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
     /// The generator of game `index` of the run seeded with `seed`.
     pub fn for_game(seed: u64, index: u64) -> SplitMix64 {
         let mut mix = SplitMix64(seed ^ index.wrapping_mul(0xd134_2543_de82_ef95));
@@ -38,7 +33,7 @@ mod tests {
 
     #[test]
     fn the_stream_is_fixed() {
-        let mut r = SplitMix64::new(0);
+        let mut r = SplitMix64(0);
         assert_eq!(r.next_u64(), 0xe220_a839_7b1d_cdaf);
         assert!((0..1000).all(|_| r.below(7) < 7));
     }
