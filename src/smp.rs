@@ -18,8 +18,13 @@ use std::thread::JoinHandle;
 /// What the pool tells its owner.
 #[derive(Debug)]
 pub enum PoolEvent {
-    /// The main thread completed an iteration.
-    Iteration(Iteration),
+    /// The main thread completed an iteration of the search `id`.
+    Iteration {
+        /// The job id given to `start`.
+        id: u64,
+        /// What the iteration found.
+        iteration: Iteration,
+    },
     /// Every worker has parked; the voted result of the search `id`.
     Finished {
         /// The job id given to `start`.
@@ -289,7 +294,10 @@ fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) ->
                 true
             },
             &mut |it| {
-                let _ = events.send(PoolEvent::Iteration(it.clone()));
+                let _ = events.send(PoolEvent::Iteration {
+                    id: job.id,
+                    iteration: it.clone(),
+                });
             },
         );
         // The main thread decides: when it is done, everyone is.

@@ -44,7 +44,7 @@ fn one_thread_fixed_depth_is_reproducible() {
                         out.push((result.best_move, result.score, result.nodes));
                         break;
                     }
-                    PoolEvent::Iteration(_) => {}
+                    PoolEvent::Iteration { .. } => {}
                 }
             }
         }
@@ -101,7 +101,7 @@ fn sixteen_threads_stopped_at_random_moments() {
                     assert_eq!(done, id, "a result for another search");
                     break result;
                 }
-                Ok(PoolEvent::Iteration(_)) => {}
+                Ok(PoolEvent::Iteration { .. }) => {}
                 Err(e) => panic!("search {id} lost its result (deadlock?): {e}"),
             }
         };

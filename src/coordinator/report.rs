@@ -25,7 +25,13 @@ impl<W: Write> Coordinator<W> {
 
     pub(super) fn on_pool_event(&mut self, ev: PoolEvent) {
         match ev {
-            PoolEvent::Iteration(it) => self.on_iteration(it),
+            // An iteration of a search already answered (its event raced the `bestmove`)
+            // must not stand in for the next search's answer.
+            PoolEvent::Iteration { id, iteration } => {
+                if self.active.as_ref().is_some_and(|a| a.id == id) {
+                    self.on_iteration(iteration);
+                }
+            }
             PoolEvent::Finished { id, result } => {
                 let Some(a) = self.active.as_mut() else {
                     return;
@@ -115,5 +121,50 @@ impl<W: Write> Coordinator<W> {
                 "info time {ms} nodes {nodes} nps {nps} hashfull {hashfull}"
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Coordinator;
+    use crate::board::{parse_move, RankBase};
+    use crate::protocol::ReaderEvent;
+    use crate::search::Iteration;
+    use crate::smp::PoolEvent;
+
+    /// An iteration event of an earlier search, arriving after the next `go`, is ignored: it
+    /// once became the next search's answer when that search was stopped before its first
+    /// iteration (an illegal, stale move in fast games).
+    #[test]
+    fn a_stale_iteration_never_answers_the_next_search() {
+        let mut c = Coordinator::new(Vec::new()).expect("coordinator");
+        for line in ["uci", "setoption name Threads value 1", "position startpos"] {
+            c.on_input(ReaderEvent::Line(line.to_string()));
+        }
+        c.on_input(ReaderEvent::Line("go infinite".to_string()));
+        let id = c.active.as_ref().expect("searching").id;
+        // Black's move: never legal for red at the start.
+        let stale = parse_move("h7e7", RankBase::Zero).expect("move");
+        c.on_pool_event(PoolEvent::Iteration {
+            id: id - 1,
+            iteration: Iteration {
+                depth: 20,
+                seldepth: 20,
+                score: 0,
+                pv: vec![stale],
+                nodes: 1,
+            },
+        });
+        c.on_input(ReaderEvent::Line("stop".to_string()));
+        while c.active.is_some() {
+            let ev = c.events.recv().expect("pool event");
+            c.on_pool_event(ev);
+        }
+        let out = String::from_utf8(c.out.clone()).expect("utf-8");
+        let best = out
+            .lines()
+            .find(|l| l.starts_with("bestmove"))
+            .expect("a bestmove");
+        assert!(!best.contains("h7e7"), "{out}");
     }
 }
