@@ -49,6 +49,8 @@ pub struct Options {
     pub k: Option<f32>,
     /// Train on left-right mirrored positions half of the time.
     pub mirror: bool,
+    /// Only fit K on the data, print it and stop.
+    pub fit_k_only: bool,
 }
 
 /// Help text.
@@ -73,7 +75,8 @@ pub fn usage() -> String {
      \x20 --val-fraction F      last share of each file held out for validation (default 0.05)\n\
      \x20 --checkpoint-dir DIR  checkpoint after each epoch (default OUT.checkpoints)\n\
      \x20 --resume FILE         continue from a checkpoint (same data, seed, batch, hidden)\n\
-     \x20 --no-mirror           no left-right mirroring augmentation\n"
+     \x20 --no-mirror           no left-right mirroring augmentation\n\
+     \x20 --fit-k               only fit K on the data (after the validation cut), print it\n"
         .to_string()
 }
 
@@ -125,13 +128,15 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         resume: None,
         k: None,
         mirror: true,
+        fit_k_only: false,
     };
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
         i += 1;
-        if flag == "--no-mirror" {
-            o.mirror = false;
+        if flag == "--no-mirror" || flag == "--fit-k" {
+            o.mirror &= flag != "--no-mirror";
+            o.fit_k_only |= flag == "--fit-k";
             continue;
         }
         if flag == "--data" {

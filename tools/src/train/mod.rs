@@ -49,6 +49,7 @@ fn quantisation_error(net: &FloatNet, quantised: &pao::eval::nnue::Network, spli
 }
 
 fn train(o: &Options) -> Result<(), String> {
+    let resume = o.resume.as_deref().map(Checkpoint::load).transpose()?;
     let split = data::load(&o.data, o.val_fraction)?;
     let total: usize = split.files.iter().map(|f| f.1).sum();
     println!(
@@ -57,10 +58,20 @@ fn train(o: &Options) -> Result<(), String> {
         split.train.len(),
         split.val.len()
     );
-    let k = match (o.k, &o.resume) {
+    if o.fit_k_only {
+        let k = kfit::fit(&split.train);
+        println!(
+            "fitted K = {k:.1} centipawns (error {:.5}; at K/2 {:.5}, at 2K {:.5})",
+            kfit::error(&split.train, k),
+            kfit::error(&split.train, k / 2.0),
+            kfit::error(&split.train, 2.0 * k)
+        );
+        return Ok(());
+    }
+    let k = match (o.k, &resume) {
         (Some(k), _) => k,
-        (None, Some(path)) => {
-            let k = Checkpoint::load(path)?.k;
+        (None, Some(c)) => {
+            let k = c.k;
             println!("K = {k:.1} (from the checkpoint)");
             k
         }
@@ -73,7 +84,12 @@ fn train(o: &Options) -> Result<(), String> {
             k
         }
     };
-    let trained = trainer::train(o, &split, k, &mut |line| println!("{line}"))?;
+    let trained = trainer::train(o, &split, k, resume, &mut |line| println!("{line}"))?;
+    let seconds: f64 = trained.epochs.iter().map(|e| e.seconds).sum();
+    println!(
+        "trained {} epoch(s) in {seconds:.1} s",
+        trained.epochs.len()
+    );
     let files: Vec<String> = split
         .files
         .iter()

@@ -43,7 +43,11 @@ fn run(o: &Options, split: &Split) -> trainer::Trained {
         .num_threads(o.threads)
         .build()
         .expect("pool");
-    pool.install(|| trainer::train(o, split, 200.0, &mut |_| {}))
+    let resume = o
+        .resume
+        .as_deref()
+        .map(|p| Checkpoint::load(p).expect("checkpoint"));
+    pool.install(|| trainer::train(o, split, 200.0, resume, &mut |_| {}))
         .expect("training runs")
 }
 
@@ -147,7 +151,10 @@ fn resuming_from_a_checkpoint_equals_an_uninterrupted_run() {
         .num_threads(1)
         .build()
         .expect("pool")
-        .install(|| trainer::train(&other, &data, 200.0, &mut |_| {}))
+        .install(|| {
+            let resume = Checkpoint::load(&format!("{whole_dir}/epoch-2.ckpt")).ok();
+            trainer::train(&other, &data, 200.0, resume, &mut |_| {})
+        })
         .err()
         .expect("refused");
     assert_eq!(

@@ -46,8 +46,14 @@ pub fn validation_loss(net: &FloatNet, split: &Split, o: &Options, k: f32) -> Op
 
 /// The state to start from: a fresh net, or the checkpoint of `--resume` after checking that
 /// it belongs to this run.
-fn start(o: &Options, split: &Split, k: f32) -> Result<Checkpoint, String> {
-    let Some(path) = &o.resume else {
+fn start(
+    o: &Options,
+    split: &Split,
+    k: f32,
+    resume: Option<Checkpoint>,
+) -> Result<Checkpoint, String> {
+    let path = o.resume.as_deref().unwrap_or("checkpoint");
+    let Some(c) = resume else {
         let net = FloatNet::new(o.hidden, o.activation, o.seed);
         let adam = AdamW::new(net.params.len());
         return Ok(Checkpoint {
@@ -61,7 +67,6 @@ fn start(o: &Options, split: &Split, k: f32) -> Result<Checkpoint, String> {
             train_len: split.train.len(),
         });
     };
-    let c = Checkpoint::load(path)?;
     let mismatch = |what: &str, was: String, now: String| {
         Err(format!(
             "{path}: the checkpoint was made with {what} {was}, this run has {now}"
@@ -106,16 +111,17 @@ fn progress_bar(len: u64, epoch: usize, epochs: usize) -> ProgressBar {
     bar
 }
 
-/// Trains from scratch or from `--resume` up to `o.epochs`, printing one line per epoch through
-/// `log` and writing a checkpoint per epoch into `o.checkpoint_dir`. Must run inside the
-/// caller's thread pool.
+/// Trains from scratch or from `resume` (the checkpoint `o.resume` names) up to `o.epochs`,
+/// printing one line per epoch through `log` and writing a checkpoint per epoch into
+/// `o.checkpoint_dir`. Runs inside the caller's thread pool.
 pub fn train(
     o: &Options,
     split: &Split,
     k: f32,
+    resume: Option<Checkpoint>,
     log: &mut dyn FnMut(&str),
 ) -> Result<Trained, String> {
-    let mut state = start(o, split, k)?;
+    let mut state = start(o, split, k, resume)?;
     std::fs::create_dir_all(&o.checkpoint_dir).map_err(|e| format!("{}: {e}", o.checkpoint_dir))?;
     let layout = state.net.layout();
     let decays =
