@@ -24,6 +24,7 @@ mod spec;
 mod state;
 mod stats;
 mod tournament;
+mod train;
 
 /// A subcommand: its name, one line of help, the full help, and its entry point.
 struct Command {
@@ -59,6 +60,8 @@ const COMMANDS: &[Command] = &[
     command("datagen", "self-play training data for the network (and `datagen stats FILE`)", datagen::usage, datagen::run),
     command("judge", "rule on a game: ongoing, or who won and why", judge::usage, judge::run),
     command("latency", "stop-to-bestmove times at several thread counts", latency::usage, latency::run),
+    command("train", "train the network on datagen data (CPU), write a net file", train::usage, train::run),
+    Command { hidden: true, ..command("synth-data", "synthetic training data (tests, timing)", train::synth::usage, train::run_synth) },
     Command { hidden: true, ..command("fake-engine", "scripted engine for tests", fake_engine::usage, fake_engine::run) },
 ];
 

@@ -1,0 +1,275 @@
+//! The command line of `pao-tools train`, parsed in one function so that it moves easily to
+//! clap later.
+
+/// How the learning rate falls over the run.
+#[derive(Copy, Clone, PartialEq, Debug)]
+pub enum Schedule {
+    /// The same rate throughout.
+    Constant,
+    /// Cosine decay from `--lr` to `--lr` / 100 over all batches of all epochs.
+    Cosine,
+    /// Multiply by `gamma` after every `every` epochs.
+    Step { every: usize, gamma: f32 },
+}
+
+/// Everything `pao-tools train` was asked to do.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Options {
+    /// Data files (`pao-tools datagen` output).
+    pub data: Vec<String>,
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per mini-batch.
+    pub batch: usize,
+    /// Peak learning rate of AdamW.
+    pub lr: f32,
+    /// Decoupled weight decay of AdamW (weights only, not biases).
+    pub weight_decay: f32,
+    /// Learning-rate schedule.
+    pub schedule: Schedule,
+    /// λ: the weight of the game result in the target (1 - λ goes to the search score).
+    pub wdl: f32,
+    /// Hidden neurons per perspective.
+    pub hidden: usize,
+    /// Squared clipped ReLU (default) or clipped ReLU.
+    pub activation: pao::eval::nnue::Activation,
+    /// Worker threads.
+    pub threads: usize,
+    /// Seed of initialisation, shuffling and mirroring.
+    pub seed: u64,
+    /// The quantised net file to write.
+    pub out: String,
+    /// Share of each file (its last games) held out for validation.
+    pub val_fraction: f64,
+    /// Where a checkpoint is written after each epoch.
+    pub checkpoint_dir: String,
+    /// A checkpoint to continue from.
+    pub resume: Option<String>,
+    /// The sigmoid's scale in centipawns; fitted on the data when absent.
+    pub k: Option<f32>,
+    /// Train on left-right mirrored positions half of the time.
+    pub mirror: bool,
+    /// Only fit K on the data, print it and stop.
+    pub fit_k_only: bool,
+}
+
+/// Help text.
+pub fn usage() -> String {
+    "usage: pao-tools train --data FILE... [options]\n\
+     Trains Pao's network on `pao-tools datagen` data (CPU, all cores) and writes a quantised\n\
+     net file with its provenance.\n\
+     options:\n\
+     \x20 --data FILE...        data files (required)\n\
+     \x20 --out FILE            net file to write (default net.bin)\n\
+     \x20 --epochs N            passes over the data (default 10)\n\
+     \x20 --batch N             positions per mini-batch (default 16384)\n\
+     \x20 --lr X                AdamW learning rate (default 0.001)\n\
+     \x20 --weight-decay X      AdamW decoupled weight decay (default 0.01)\n\
+     \x20 --schedule S          cosine (default), constant, or step:E:G (x G every E epochs)\n\
+     \x20 --wdl L               weight of the game result in the target, 0-1 (default 0.5)\n\
+     \x20 --hidden H            hidden neurons per perspective, a multiple of 16 (default 256)\n\
+     \x20 --activation A        screlu (default) or crelu\n\
+     \x20 --k K                 sigmoid scale in centipawns (default: fitted on the data)\n\
+     \x20 --threads N           worker threads (default: all cores)\n\
+     \x20 --seed N              seed for initialisation, shuffling, mirroring (default 1)\n\
+     \x20 --val-fraction F      last share of each file held out for validation (default 0.05)\n\
+     \x20 --checkpoint-dir DIR  checkpoint after each epoch (default OUT.checkpoints)\n\
+     \x20 --resume FILE         continue from a checkpoint (same data, seed, batch, hidden)\n\
+     \x20 --no-mirror           no left-right mirroring augmentation\n\
+     \x20 --fit-k               only fit K on the data (after the validation cut), print it\n"
+        .to_string()
+}
+
+fn number<T: std::str::FromStr>(flag: &str, value: &str) -> Result<T, String> {
+    value
+        .parse()
+        .map_err(|_| format!("bad value '{value}' for {flag}"))
+}
+
+fn schedule(value: &str) -> Result<Schedule, String> {
+    let bad = || format!("bad schedule '{value}' (cosine, constant or step:EPOCHS:FACTOR)");
+    match value {
+        "cosine" => Ok(Schedule::Cosine),
+        "constant" => Ok(Schedule::Constant),
+        _ => {
+            let mut parts = value.split(':');
+            if parts.next() != Some("step") {
+                return Err(bad());
+            }
+            let every = parts.next().and_then(|e| e.parse().ok()).filter(|&e| e > 0);
+            let gamma = parts.next().and_then(|g| g.parse::<f32>().ok());
+            match (every, gamma, parts.next()) {
+                (Some(every), Some(gamma), None) if gamma > 0.0 && gamma <= 1.0 => {
+                    Ok(Schedule::Step { every, gamma })
+                }
+                _ => Err(bad()),
+            }
+        }
+    }
+}
+
+/// Parses the arguments after `train`.
+pub fn parse(args: &[String]) -> Result<Options, String> {
+    let mut o = Options {
+        data: Vec::new(),
+        epochs: 10,
+        batch: 16384,
+        lr: 0.001,
+        weight_decay: 0.01,
+        schedule: Schedule::Cosine,
+        wdl: 0.5,
+        hidden: 256,
+        activation: pao::eval::nnue::Activation::SquaredClippedRelu,
+        threads: num_cpus::get().max(1),
+        seed: 1,
+        out: "net.bin".into(),
+        val_fraction: 0.05,
+        checkpoint_dir: String::new(),
+        resume: None,
+        k: None,
+        mirror: true,
+        fit_k_only: false,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        i += 1;
+        if flag == "--no-mirror" || flag == "--fit-k" {
+            o.mirror &= flag != "--no-mirror";
+            o.fit_k_only |= flag == "--fit-k";
+            continue;
+        }
+        if flag == "--data" {
+            while i < args.len() && !args[i].starts_with("--") {
+                o.data.push(args[i].clone());
+                i += 1;
+            }
+            if o.data.is_empty() {
+                return Err("--data needs at least one file".into());
+            }
+            continue;
+        }
+        let value = args
+            .get(i)
+            .ok_or_else(|| format!("{flag} needs a value"))?
+            .as_str();
+        i += 1;
+        match flag {
+            "--epochs" => o.epochs = number(flag, value)?,
+            "--batch" => o.batch = number(flag, value)?,
+            "--lr" => o.lr = number(flag, value)?,
+            "--weight-decay" => o.weight_decay = number(flag, value)?,
+            "--schedule" => o.schedule = schedule(value)?,
+            "--wdl" => o.wdl = number(flag, value)?,
+            "--hidden" => o.hidden = number(flag, value)?,
+            "--activation" => {
+                o.activation = match value {
+                    "screlu" => pao::eval::nnue::Activation::SquaredClippedRelu,
+                    "crelu" => pao::eval::nnue::Activation::ClippedRelu,
+                    _ => return Err(format!("bad activation '{value}' (screlu or crelu)")),
+                }
+            }
+            "--k" => o.k = Some(number(flag, value)?),
+            "--threads" => o.threads = number(flag, value)?,
+            "--seed" => o.seed = number(flag, value)?,
+            "--out" => o.out = value.to_string(),
+            "--val-fraction" => o.val_fraction = number(flag, value)?,
+            "--checkpoint-dir" => o.checkpoint_dir = value.to_string(),
+            "--resume" => o.resume = Some(value.to_string()),
+            _ => return Err(format!("unexpected argument '{flag}'")),
+        }
+    }
+    check(&mut o)?;
+    Ok(o)
+}
+
+fn check(o: &mut Options) -> Result<(), String> {
+    use pao::eval::nnue::file::{HIDDEN_STEP, MAX_HIDDEN};
+    if o.data.is_empty() {
+        return Err("no data: give --data FILE...".into());
+    }
+    if o.epochs == 0 || o.batch == 0 || o.threads == 0 {
+        return Err("--epochs, --batch and --threads must be at least 1".into());
+    }
+    if o.hidden == 0 || o.hidden > MAX_HIDDEN || o.hidden % HIDDEN_STEP != 0 {
+        return Err(format!(
+            "--hidden {} is not a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}",
+            o.hidden
+        ));
+    }
+    if !(o.lr > 0.0 && o.lr.is_finite()) || !(o.weight_decay >= 0.0 && o.weight_decay < 1.0) {
+        return Err("--lr must be positive and --weight-decay in [0, 1)".into());
+    }
+    if !(0.0..=1.0).contains(&o.wdl) {
+        return Err(format!("--wdl {} is not between 0 and 1", o.wdl));
+    }
+    if !(0.0..0.5).contains(&o.val_fraction) {
+        return Err(format!(
+            "--val-fraction {} is not in [0, 0.5)",
+            o.val_fraction
+        ));
+    }
+    if let Some(k) = o.k {
+        if !(k > 0.0 && k.is_finite()) {
+            return Err(format!("--k {k} must be positive"));
+        }
+    }
+    if o.checkpoint_dir.is_empty() {
+        o.checkpoint_dir = format!("{}.checkpoints", o.out);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn flags_and_errors() {
+        let o = parse(&args(
+            "--data a.bin b.bin --epochs 3 --hidden 32 --schedule step:2:0.3 --no-mirror",
+        ))
+        .expect("valid");
+        assert_eq!(o.data, vec!["a.bin", "b.bin"]);
+        assert_eq!((o.epochs, o.hidden, o.mirror), (3, 32, false));
+        assert_eq!(
+            o.schedule,
+            Schedule::Step {
+                every: 2,
+                gamma: 0.3
+            }
+        );
+        assert_eq!(o.checkpoint_dir, "net.bin.checkpoints");
+        let err = |s: &str| parse(&args(s)).err();
+        assert_eq!(
+            err("--epochs 3").as_deref(),
+            Some("no data: give --data FILE...")
+        );
+        assert_eq!(
+            err("--data").as_deref(),
+            Some("--data needs at least one file")
+        );
+        assert_eq!(err("--data a --lr").as_deref(), Some("--lr needs a value"));
+        assert_eq!(
+            err("--data a --lr fast").as_deref(),
+            Some("bad value 'fast' for --lr")
+        );
+        assert_eq!(
+            err("--data a --hidden 100").as_deref(),
+            Some("--hidden 100 is not a multiple of 16 up to 2048")
+        );
+        assert_eq!(
+            err("--data a --wdl 2").as_deref(),
+            Some("--wdl 2 is not between 0 and 1")
+        );
+        assert_eq!(
+            err("--data a --bogus 1").as_deref(),
+            Some("unexpected argument '--bogus'")
+        );
+        assert!(err("--data a --schedule step:0:0.5").is_some());
+    }
+}

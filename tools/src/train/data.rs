@@ -1,0 +1,152 @@
+//! Training data: loading the files, the held-out validation slice, the shuffled order of an
+//! epoch, and mini-batches of sparse features with their targets.
+
+use super::rng::{coin, Rng};
+use crate::datagen::record::{read_file, Record};
+use pao::eval::nnue::features::{index, mirrored};
+use rayon::prelude::*;
+
+/// Most active features per perspective (every piece on the board is one).
+pub const MAX_ACTIVE: usize = 32;
+
+/// The positions to learn from and those to check against.
+pub struct Split {
+    /// Training positions, in file order.
+    pub train: Vec<Record>,
+    /// Validation positions: the last games of each file.
+    pub val: Vec<Record>,
+    /// Each file and its number of positions.
+    pub files: Vec<(String, usize)>,
+}
+
+/// Loads every file and holds out the last `val_fraction` of each, moved forward to the start
+/// of a game so that no game is split between the two sets.
+pub fn load(paths: &[String], val_fraction: f64) -> Result<Split, String> {
+    let mut split = Split {
+        train: Vec::new(),
+        val: Vec::new(),
+        files: Vec::new(),
+    };
+    for path in paths {
+        let mut records = read_file(path).map_err(|e| e.0)?;
+        if records.is_empty() {
+            return Err(format!("{path}: no positions in the file"));
+        }
+        let n = records.len();
+        let mut cut = n - (n as f64 * val_fraction).ceil() as usize;
+        if cut < n {
+            cut = (cut..n).find(|&i| records[i].first_of_game).unwrap_or(cut);
+        }
+        split.val.extend(records.drain(cut..));
+        split.train.append(&mut records);
+        split.files.push((path.clone(), n));
+    }
+    if split.train.is_empty() {
+        return Err("no training positions left after the validation slice".into());
+    }
+    Ok(split)
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training target of a record: λ·result + (1 − λ)·sigmoid(score / K).
+#[inline]
+pub fn target(record: &Record, wdl: f32, k: f32) -> f32 {
+    wdl * record.outcome.value() + (1.0 - wdl) * sigmoid(record.score as f32 / k)
+}
+
+/// The active features of `record` from the side to move's view (`us`) and the other side's
+/// (`them`); mirrored left-right when `mirror`. Returns how many there are.
+pub fn features(record: &Record, mirror: bool, us: &mut [u16], them: &mut [u16]) -> usize {
+    let side = record.side;
+    let mut n = 0;
+    for (piece, sq) in record.pieces().take(MAX_ACTIVE) {
+        let (mut a, mut b) = (index(side, piece, sq), index(side.flip(), piece, sq));
+        if mirror {
+            a = mirrored(a);
+            b = mirrored(b);
+        }
+        us[n] = a as u16;
+        them[n] = b as u16;
+        n += 1;
+    }
+    n
+}
+
+/// The training positions' order in epoch `epoch`: a shuffle seeded by (seed, epoch).
+pub fn epoch_order(len: usize, seed: u64, epoch: usize) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..len as u32).collect();
+    let mut rng = Rng::new(seed, 0x5348_5546 + epoch as u64);
+    for i in (1..len).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    order
+}
+
+/// A mini-batch: per position, `MAX_ACTIVE` feature slots for each perspective (side to move
+/// first), the number in use, and the target.
+pub struct Batch {
+    /// Positions in the batch.
+    pub len: usize,
+    /// `len x 2 x MAX_ACTIVE` feature indices.
+    pub features: Vec<u16>,
+    /// Active features of each position (the same for both perspectives).
+    pub counts: Vec<u8>,
+    /// Targets in [0, 1].
+    pub targets: Vec<f32>,
+}
+
+impl Batch {
+    /// An empty batch with room for `capacity` positions.
+    pub fn with_capacity(capacity: usize) -> Batch {
+        Batch {
+            len: 0,
+            features: vec![0; capacity * 2 * MAX_ACTIVE],
+            counts: vec![0; capacity],
+            targets: vec![0.0; capacity],
+        }
+    }
+
+    /// Fills the batch with `records[picks[i]]`; position `i` is mirrored when `mirror(i)`.
+    pub fn fill(
+        &mut self,
+        records: &[Record],
+        picks: &[u32],
+        mirror: impl Fn(usize) -> bool + Sync,
+        wdl: f32,
+        k: f32,
+    ) {
+        let n = picks.len();
+        if self.counts.len() < n {
+            *self = Batch::with_capacity(n);
+        }
+        self.len = n;
+        self.features[..n * 2 * MAX_ACTIVE]
+            .par_chunks_mut(2 * MAX_ACTIVE)
+            .zip(self.counts[..n].par_iter_mut())
+            .zip(self.targets[..n].par_iter_mut())
+            .enumerate()
+            .for_each(|(i, ((slots, count), t))| {
+                let record = &records[picks[i] as usize];
+                let (us, them) = slots.split_at_mut(MAX_ACTIVE);
+                *count = features(record, mirror(i), us, them) as u8;
+                *t = target(record, wdl, k);
+            });
+    }
+
+    /// Position `i`'s active features from perspective `p` (0 = side to move).
+    #[inline]
+    pub fn active(&self, i: usize, p: usize) -> &[u16] {
+        let start = (2 * i + p) * MAX_ACTIVE;
+        &self.features[start..start + self.counts[i] as usize]
+    }
+}
+
+/// The mirror flag of the `i`-th position of epoch `epoch` (false when mirroring is off).
+pub fn mirror_flag(enabled: bool, seed: u64, epoch: usize, i: usize) -> bool {
+    enabled && coin(seed, epoch as u64, i as u64)
+}

@@ -1,0 +1,85 @@
+//! Export: the float net quantised into a `Network` (the engine's net file), its provenance
+//! line, and a plain scalar forward pass of the quantised net to check the export against.
+
+use super::network::{FloatNet, SCALE};
+use pao::eval::nnue::{Activation, Network};
+
+/// First-layer quantisation: W and b times QA.
+pub const QA: i32 = 255;
+/// Output-layer quantisation: w times QB, c times QA * QB.
+pub const QB: i32 = 64;
+
+fn quantise_all(values: &[f32], factor: f32) -> Vec<i16> {
+    values
+        .iter()
+        .map(|&v| (v * factor).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16)
+        .collect()
+}
+
+/// The quantised net of `net`, with `provenance`.
+pub fn quantise(net: &FloatNet, provenance: String) -> Network {
+    let l = net.layout();
+    let p = &net.params;
+    Network {
+        hidden: net.hidden,
+        activation: net.activation,
+        qa: QA,
+        qb: QB,
+        scale: SCALE as i32,
+        ft_weights: quantise_all(&p[..l.ft_bias], QA as f32),
+        ft_bias: quantise_all(&p[l.ft_bias..l.out_weights], QA as f32),
+        out_weights: quantise_all(&p[l.out_weights..l.out_bias], QB as f32),
+        out_bias: (p[l.out_bias] * (QA * QB) as f32).round() as i32,
+        provenance,
+    }
+}
+
+/// The quantised net's evaluation in centipawns (side to move), computed the plain way in
+/// integers, as the net file's documentation states it.
+pub fn quantised_eval(net: &Network, us: &[u16], them: &[u16]) -> i64 {
+    let h = net.hidden;
+    let mut sum: i64 = 0;
+    for (p, features) in [us, them].into_iter().enumerate() {
+        for j in 0..h {
+            let acc = net.ft_bias[j] as i64
+                + features
+                    .iter()
+                    .map(|&f| net.ft_weights[f as usize * h + j] as i64)
+                    .sum::<i64>();
+            let v = acc.clamp(0, net.qa as i64);
+            let w = net.out_weights[p * h + j] as i64;
+            sum += match net.activation {
+                Activation::ClippedRelu => v * w,
+                Activation::SquaredClippedRelu => v * v * w,
+            };
+        }
+    }
+    if net.activation == Activation::SquaredClippedRelu {
+        sum /= net.qa as i64;
+    }
+    (sum + net.out_bias as i64) * net.scale as i64 / (net.qa as i64 * net.qb as i64)
+}
+
+/// The current commit, if this runs inside a git checkout.
+pub fn git_commit() -> String {
+    let run = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match run(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(commit) => {
+            let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{commit}+dirty")
+            } else {
+                commit
+            }
+        }
+        None => "unknown".into(),
+    }
+}

@@ -1,0 +1,137 @@
+//! `pao-tools train`: trains Pao's network on the CPU and writes a quantised net file.
+//!
+//! data.rs loads and batches positions, kfit.rs fits the sigmoid scale, network.rs is the float
+//! net with its forward and backward passes, optimiser.rs is AdamW and the schedule,
+//! trainer.rs the epoch loop with validation and checkpoints, export.rs the quantisation,
+//! args.rs the command line, synth.rs synthetic data for tests and timing.
+
+pub mod args;
+pub mod checkpoint;
+pub mod data;
+pub mod export;
+pub mod kfit;
+pub mod network;
+pub mod optimiser;
+pub mod rng;
+pub mod synth;
+pub mod trainer;
+
+use args::Options;
+use checkpoint::Checkpoint;
+use data::{features, Split, MAX_ACTIVE};
+use network::{FloatNet, SCALE};
+
+/// Help text.
+pub fn usage() -> String {
+    args::usage()
+}
+
+/// Mean absolute difference in centipawns between the float net and its quantised export,
+/// over up to 4096 positions of `split` (validation first).
+fn quantisation_error(net: &FloatNet, quantised: &pao::eval::nnue::Network, split: &Split) -> f64 {
+    let records = if split.val.is_empty() {
+        &split.train
+    } else {
+        &split.val
+    };
+    let step = records.len().div_ceil(4096).max(1);
+    let (mut us, mut them) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+    let mut sum = 0.0;
+    let mut n = 0;
+    for r in records.iter().step_by(step) {
+        let count = features(r, false, &mut us, &mut them);
+        let float = net.evaluate(&us[..count], &them[..count]) as f64 * SCALE as f64;
+        let int = export::quantised_eval(quantised, &us[..count], &them[..count]) as f64;
+        sum += (float - int).abs();
+        n += 1;
+    }
+    sum / n.max(1) as f64
+}
+
+fn train(o: &Options) -> Result<(), String> {
+    let resume = o.resume.as_deref().map(Checkpoint::load).transpose()?;
+    let split = data::load(&o.data, o.val_fraction)?;
+    let total: usize = split.files.iter().map(|f| f.1).sum();
+    println!(
+        "data: {total} positions in {} file(s): {} training, {} validation",
+        split.files.len(),
+        split.train.len(),
+        split.val.len()
+    );
+    if o.fit_k_only {
+        let k = kfit::fit(&split.train);
+        println!(
+            "fitted K = {k:.1} centipawns (error {:.5}; at K/2 {:.5}, at 2K {:.5})",
+            kfit::error(&split.train, k),
+            kfit::error(&split.train, k / 2.0),
+            kfit::error(&split.train, 2.0 * k)
+        );
+        return Ok(());
+    }
+    let k = match (o.k, &resume) {
+        (Some(k), _) => k,
+        (None, Some(c)) => {
+            let k = c.k;
+            println!("K = {k:.1} (from the checkpoint)");
+            k
+        }
+        (None, None) => {
+            let k = kfit::fit(&split.train) as f32;
+            println!(
+                "fitted K = {k:.1} centipawns (error of sigmoid(score/K) against results: {:.5})",
+                kfit::error(&split.train, k as f64)
+            );
+            k
+        }
+    };
+    let trained = trainer::train(o, &split, k, resume, &mut |line| println!("{line}"))?;
+    let seconds: f64 = trained.epochs.iter().map(|e| e.seconds).sum();
+    println!(
+        "trained {} epoch(s) in {seconds:.1} s",
+        trained.epochs.len()
+    );
+    let files: Vec<String> = split
+        .files
+        .iter()
+        .map(|(f, n)| format!("{f} {n}"))
+        .collect();
+    let command: Vec<String> = std::env::args().collect();
+    let val = trainer::validation_loss(&trained.net, &split, o, k)
+        .map_or("-".to_string(), |v| format!("{v:.6}"));
+    let provenance = format!(
+        "pao-tools train; commit {}; command: {}; data: {total} positions ({}); seed {}; epochs {}; K {k:.1}; val loss {val}",
+        export::git_commit(),
+        command.join(" "),
+        files.join(", "),
+        o.seed,
+        o.epochs
+    );
+    let net = export::quantise(&trained.net, provenance);
+    std::fs::write(&o.out, net.to_bytes()).map_err(|e| format!("{}: {e}", o.out))?;
+    println!(
+        "wrote {} (hidden {}, {:?}); quantised minus float: {:.2} cp mean absolute difference",
+        o.out,
+        net.hidden,
+        net.activation,
+        quantisation_error(&trained.net, &net, &split)
+    );
+    Ok(())
+}
+
+/// Runs `pao-tools train`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let o = args::parse(args)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(o.threads)
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", o.threads))?;
+    pool.install(|| train(&o))
+}
+
+/// Runs `pao-tools synth-data`.
+pub fn run_synth(args: &[String]) -> Result<(), String> {
+    synth::run(args)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,226 @@
+//! `pao-tools train` as a user runs it: a small run writes a net the engine's loader accepts,
+//! a resumed run writes the same weights, and bad arguments or files get one error line.
+
+use pao::eval::nnue::Network;
+use std::process::Command;
+
+fn tools(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pao-tools"))
+        .args(args)
+        .output()
+        .expect("run pao-tools");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).trim().to_string(),
+        String::from_utf8_lossy(&out.stderr).trim().to_string(),
+    )
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pao-train-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn a_small_run_writes_a_loadable_net_and_resumes_to_the_same_weights() {
+    let dir = temp_dir("run");
+    let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (code, out, err) = tools(&[
+        "synth-data",
+        "--positions",
+        "4000",
+        "--seed",
+        "3",
+        "--out",
+        &p("d.bin"),
+    ]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            0,
+            format!("wrote 4000 positions to {}", p("d.bin")).as_str(),
+            ""
+        )
+    );
+    let (a_path, b_path) = (p("a.bin"), p("b.bin"));
+    let common = [
+        "train",
+        "--data",
+        &p("d.bin"),
+        "--hidden",
+        "32",
+        "--batch",
+        "256",
+        "--threads",
+        "2",
+    ];
+    let whole: Vec<&str> = common
+        .iter()
+        .copied()
+        .chain(["--epochs", "2", "--out", &a_path])
+        .collect();
+    let (code, out, err) = tools(&whole);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6, "{out}");
+    assert!(
+        lines[0].starts_with("data: 4000 positions in 1 file(s): "),
+        "{out}"
+    );
+    assert!(lines[1].starts_with("fitted K = "), "{out}");
+    assert!(lines[2].starts_with("epoch 1/2: train loss "), "{out}");
+    assert!(lines[3].starts_with("epoch 2/2: train loss "), "{out}");
+    assert!(
+        lines[4].starts_with(&format!(
+            "wrote {} (hidden 32, SquaredClippedRelu)",
+            p("a.bin")
+        )),
+        "{out}"
+    );
+    let a = Network::load(&p("a.bin")).expect("the engine's loader accepts the net");
+    assert_eq!((a.hidden, a.qa, a.qb, a.scale), (32, 255, 64, 400));
+    for part in [
+        "pao-tools train; commit ",
+        "--epochs 2",
+        "data: 4000 positions (",
+        "seed 1; epochs 2; K ",
+    ] {
+        assert!(
+            a.provenance.contains(part),
+            "{part} not in {}",
+            a.provenance
+        );
+    }
+
+    // Stop after epoch 1 (as if interrupted), then resume from its checkpoint.
+    let ckpt = format!("{}.checkpoints/epoch-1.ckpt", p("a.bin"));
+    let resumed: Vec<&str> = common
+        .iter()
+        .copied()
+        .chain(["--epochs", "2", "--out", &b_path, "--resume", &ckpt])
+        .collect();
+    let (code, out, err) = tools(&resumed);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("(from the checkpoint)") && !out.contains("epoch 1/2"),
+        "{out}"
+    );
+    let b = Network::load(&p("b.bin")).expect("loads");
+    assert_eq!(
+        (a.ft_weights, a.ft_bias, a.out_weights, a.out_bias),
+        (b.ft_weights, b.ft_bias, b.out_weights, b.out_bias)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bad_arguments_and_bad_files_are_one_error_line() {
+    let dir = temp_dir("bad");
+    let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (code, _, err) = tools(&["synth-data", "--positions", "300", "--out", &p("good.bin")]);
+    assert_eq!(code, 0, "{err}");
+    let good = std::fs::read(p("good.bin")).expect("written");
+    let mut bad_record = good.clone();
+    bad_record[32 + 5 * 32 + 29] = 7;
+    std::fs::write(p("record.bin"), &bad_record).expect("write");
+    std::fs::write(
+        p("magic.bin"),
+        b"PAOXQDAX and then some bytes to pass the length check",
+    )
+    .expect("write");
+    std::fs::write(p("short.bin"), b"PAOX").expect("write");
+    std::fs::write(p("empty.bin"), &good[..32]).expect("write");
+    std::fs::write(p("ckpt"), b"not a checkpoint").expect("write");
+    let data = p("good.bin");
+    let cases: Vec<(Vec<String>, String)> = vec![
+        (vec![], "no data: give --data FILE...".into()),
+        (
+            vec![
+                "--data".into(),
+                data.clone(),
+                "--hidden".into(),
+                "100".into(),
+            ],
+            "--hidden 100 is not a multiple of 16 up to 2048".into(),
+        ),
+        (
+            vec![
+                "--data".into(),
+                data.clone(),
+                "--epochs".into(),
+                "many".into(),
+            ],
+            "bad value 'many' for --epochs".into(),
+        ),
+        (
+            vec!["--data".into(), data.clone(), "--threads".into()],
+            "--threads needs a value".into(),
+        ),
+        (
+            vec!["--data".into(), data.clone(), "--wdl".into(), "1.5".into()],
+            "--wdl 1.5 is not between 0 and 1".into(),
+        ),
+        (
+            vec![
+                "--data".into(),
+                data.clone(),
+                "--frobnicate".into(),
+                "1".into(),
+            ],
+            "unexpected argument '--frobnicate'".into(),
+        ),
+        (
+            vec!["--data".into(), p("missing.bin")],
+            format!(
+                "{}: No such file or directory (os error 2)",
+                p("missing.bin")
+            ),
+        ),
+        (
+            vec!["--data".into(), p("magic.bin")],
+            format!("{}: not a Pao data file (bad magic)", p("magic.bin")),
+        ),
+        (
+            vec!["--data".into(), p("short.bin")],
+            format!("{}: file too short for a header", p("short.bin")),
+        ),
+        (
+            vec!["--data".into(), p("record.bin")],
+            format!("{}: record 5: bad result byte 7", p("record.bin")),
+        ),
+        (
+            vec!["--data".into(), p("empty.bin")],
+            format!("{}: no positions in the file", p("empty.bin")),
+        ),
+        (
+            vec![
+                "--data".into(),
+                data.clone(),
+                "--resume".into(),
+                p("ckpt"),
+                "--out".into(),
+                p("n.bin"),
+            ],
+            format!("{}: not a Pao training checkpoint", p("ckpt")),
+        ),
+    ];
+    for (args, message) in cases {
+        let mut all = vec!["train".to_string()];
+        all.extend(args);
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
+        let (code, out, err) = tools(&all);
+        assert_eq!(
+            (code, out.as_str(), err),
+            (1, "", format!("pao-tools train: {message}")),
+            "{all:?}"
+        );
+    }
+    let (code, _, err) = tools(&["synth-data", "--positions", "0", "--out", &p("x.bin")]);
+    assert_eq!(
+        (code, err.as_str()),
+        (1, "pao-tools synth-data: give --positions N (N > 0)")
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
