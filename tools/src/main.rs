@@ -11,6 +11,7 @@ mod judge;
 mod latency;
 mod match_cmd;
 mod openings;
+mod openings_gen;
 mod pgn;
 mod player;
 mod plot;
@@ -56,6 +57,7 @@ const fn command(
 const COMMANDS: &[Command] = &[
     command("match", "engine-versus-engine tournaments (UCCI/UCI)", match_cmd::usage, match_cmd::run),
     command("scaling", "thread-scaling report from `pao bench` (CSV, SVG, table)", scaling::usage, scaling::run),
+    command("openings", "generate balanced openings with Pao's search", openings_gen::usage, openings_gen::run),
     command("book", "build Pao's opening book from games, or show a book's moves", book_cmd::usage, book_cmd::run),
     command("datagen", "self-play training data for the network (and `datagen stats FILE`)", datagen::usage, datagen::run),
     command("judge", "rule on a game: ongoing, or who won and why", judge::usage, judge::run),

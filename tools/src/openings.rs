@@ -134,6 +134,18 @@ mod tests {
     }
 
     #[test]
+    fn committed_balanced_openings_are_many_and_distinct() {
+        let text = include_str!("../data/balanced-openings.txt");
+        let all = parse_file(text).unwrap();
+        assert_eq!(all.len(), 300);
+        let mut keys: Vec<u64> = all.iter().map(|o| o.position().unwrap().key()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), 300);
+        assert!(all.iter().all(|o| o.is_startpos() && o.moves.len() == 6));
+    }
+
+    #[test]
     fn file_lines_fen_and_moves() {
         let text = "# comment\n\nh2e2 h9g7\n3k5/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1 moves e3e4\n";
         let got = parse_file(text).unwrap();

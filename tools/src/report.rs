@@ -153,6 +153,48 @@ pub fn sprt_status(sprt: &Sprt, s: &Summary) -> (f64, SprtDecision, String) {
     (llr, d, text)
 }
 
+/// One line a script can read, the last of a match's output (and, prefixed `status:`, after
+/// each game): `result: elo=+X err=Y llr=Z w=W l=L d=D games=N sprt=accepted|rejected|running|off`.
+/// Elo and its 95 % error come from the game pairs when there are any, else from single games;
+/// `err=inf` while the spread is unknown. W, L, D are the first engine's.
+pub fn result_line(prefix: &str, sprt: Option<&Sprt>, s: &Summary) -> String {
+    let e = if s.pairs.pairs() > 0 {
+        s.pairs.elo()
+    } else {
+        s.first.elo()
+    };
+    let (elo, err) = match e {
+        Some(e) if e.elo.is_finite() => {
+            (format!("{:+.1}", e.elo + 0.0), format!("{:.1}", e.margin))
+        }
+        Some(e) => (
+            format!("{}inf", if e.elo > 0.0 { '+' } else { '-' }),
+            "inf".into(),
+        ),
+        None => ("+0.0".to_string(), "inf".to_string()),
+    };
+    let (llr, verdict) = match sprt {
+        Some(sp) => {
+            let (llr, d, _) = sprt_status(sp, s);
+            let v = match d {
+                SprtDecision::AcceptH1 => "accepted",
+                SprtDecision::AcceptH0 => "rejected",
+                SprtDecision::Continue => "running",
+            };
+            (format!("{llr:.2}"), v)
+        }
+        None => ("-".to_string(), "off"),
+    };
+    let t = &s.first;
+    format!(
+        "{prefix}: elo={elo} err={err} llr={llr} w={} l={} d={} games={} sprt={verdict}\n",
+        t.wins,
+        t.losses,
+        t.draws,
+        t.games()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,6 +272,15 @@ mod tests {
         assert!(
             text.contains("(pentanomial) bounds [-2.944, 2.944]: undecided"),
             "{text}"
+        );
+        // Pairs scored 1 and 1.5 of 2: mean 0.625, variance 0.015625, stderr 0.088388; LLR 2 x 0.00719 x 0.24281 / 0.03125.
+        assert_eq!(
+            result_line("result", Some(&sprt), &s),
+            "result: elo=+88.7 err=136.3 llr=0.11 w=3 l=1 d=1 games=5 sprt=running\n"
+        );
+        assert_eq!(
+            result_line("status", None, &Summary::default()),
+            "status: elo=+0.0 err=inf llr=- w=0 l=0 d=0 games=0 sprt=off\n"
         );
     }
 }

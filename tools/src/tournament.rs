@@ -187,6 +187,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
             results.insert(job.index, result);
             summary = report::summarize(names.len(), &jobs, &results);
             progress.update(results.len() as u64, &summary.first);
+            progress.println(report::result_line("status", cfg.sprt.as_ref(), &summary).trim_end());
             if decided(&summary) {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -209,6 +210,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
             jobs.len()
         ));
     }
+    text.push_str(&report::result_line("result", cfg.sprt.as_ref(), &summary));
     Ok(text)
 }
 

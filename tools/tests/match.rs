@@ -337,6 +337,12 @@ fn sprt_stops_early() {
     );
     assert!(out.contains("accepted\n"), "{out}");
     assert!(out.contains("of 200 scheduled games played"), "{out}");
+    // The last line is the one a script reads (H0 accepted: the change is rejected); each
+    // game also left a status line.
+    let last = out.lines().last().unwrap_or("");
+    assert!(last.starts_with("result: elo="), "{last}");
+    assert!(last.ends_with(" sprt=rejected"), "{last}");
+    assert!(out.contains("status: elo="), "{out}");
 }
 
 #[test]
