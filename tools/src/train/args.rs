@@ -191,13 +191,13 @@ fn check(o: &mut Options) -> Result<(), String> {
     if o.epochs == 0 || o.batch == 0 || o.threads == 0 {
         return Err("--epochs, --batch and --threads must be at least 1".into());
     }
-    if o.hidden == 0 || o.hidden > MAX_HIDDEN || o.hidden % HIDDEN_STEP != 0 {
+    if o.hidden == 0 || o.hidden > MAX_HIDDEN || !o.hidden.is_multiple_of(HIDDEN_STEP) {
         return Err(format!(
             "--hidden {} is not a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}",
             o.hidden
         ));
     }
-    if !(o.lr > 0.0 && o.lr.is_finite()) || !(o.weight_decay >= 0.0 && o.weight_decay < 1.0) {
+    if !(o.lr > 0.0 && o.lr.is_finite() && (0.0..1.0).contains(&o.weight_decay)) {
         return Err("--lr must be positive and --weight-decay in [0, 1)".into());
     }
     if !(0.0..=1.0).contains(&o.wdl) {

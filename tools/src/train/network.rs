@@ -151,7 +151,7 @@ impl Workspace {
         // Enough column slices to keep every thread busy; any width gives the same sums.
         let width = [64, 32, 16]
             .into_iter()
-            .find(|&w| h % w == 0 && h / w >= 4 * threads)
+            .find(|&w| h.is_multiple_of(w) && h / w >= 4 * threads)
             .unwrap_or(16);
         Workspace {
             accs: Vec::new(),

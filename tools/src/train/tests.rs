@@ -51,11 +51,16 @@ fn run(o: &Options, split: &Split) -> trainer::Trained {
         .expect("training runs")
 }
 
+/// The quantised net's evaluation of `pos`: the scalar forward pass here, checked against the
+/// engine's own inference.
 fn eval_cp(net: &pao::eval::nnue::Network, pos: &Position) -> i64 {
     let record = Record::new(pos, 0, Outcome::Draw, false).expect("fits");
     let (mut us, mut them) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
     let n = features(&record, false, &mut us, &mut them);
-    quantised_eval(net, &us[..n], &them[..n])
+    let here = quantised_eval(net, &us[..n], &them[..n]);
+    let engine = pao::eval::nnue::evaluate_scratch(&std::sync::Arc::new(net.clone()), pos);
+    assert_eq!(here, engine as i64, "{}", record.fen());
+    here
 }
 
 #[test]
@@ -225,7 +230,7 @@ fn checkpoints_round_trip_and_bad_ones_are_refused() {
 #[test]
 fn the_quantised_net_computes_the_float_function() {
     // On weights that lie exactly on the quantisation grid, the integer forward pass equals
-    // the float one up to the final truncation.
+    // the float one up to the final truncation, and the engine's inference equals it exactly.
     for activation in [Activation::SquaredClippedRelu, Activation::ClippedRelu] {
         let mut net = FloatNet::new(32, activation, 12);
         let l = net.layout();
@@ -249,6 +254,10 @@ fn the_quantised_net_computes_the_float_function() {
                 (float - int).abs() <= 1.01,
                 "{activation:?}: float {float}, int {int}"
             );
+            let pos = Position::from_fen(&record.fen()).expect("a legal position");
+            let engine =
+                pao::eval::nnue::evaluate_scratch(&std::sync::Arc::new(quantised.clone()), &pos);
+            assert_eq!(engine as f64, int, "{}", record.fen());
         }
     }
 }
