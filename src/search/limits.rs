@@ -17,6 +17,10 @@ pub struct Limits {
     pub soft_deadline: Option<Instant>,
     /// Raised to stop every worker at once.
     pub stop: Arc<AtomicBool>,
+    /// Root lines to find per iteration (MultiPV), at least 1.
+    pub multipv: usize,
+    /// `go mate N`: stop once a mate in at most N moves is proven.
+    pub mate: Option<u32>,
 }
 
 impl Limits {
@@ -28,6 +32,8 @@ impl Limits {
             deadline: None,
             soft_deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
+            multipv: 1,
+            mate: None,
         }
     }
 
