@@ -51,7 +51,18 @@ pub struct Options {
     pub use_nnue: bool,
     /// Net file to load; empty = the net embedded in the binary.
     pub eval_file: String,
+    /// Root lines per iteration (MultiPV).
+    pub multipv: usize,
+    /// UCI: add `wdl W D L` to the info lines.
+    pub show_wdl: bool,
+    /// The GUI is analysing (UCI_AnalyseMode): the book stays closed.
+    pub analyse_mode: bool,
+    /// Ask for large pages for the hash table.
+    pub large_pages: bool,
 }
+
+/// Largest MultiPV.
+pub const MAX_MULTIPV: usize = 128;
 
 /// The four-step levels of UCCI's combo options.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -120,6 +131,10 @@ impl Options {
             rank_base_explicit: false,
             use_nnue: crate::eval::nnue::USE_BY_DEFAULT,
             eval_file: String::new(),
+            multipv: 1,
+            show_wdl: false,
+            analyse_mode: false,
+            large_pages: true,
         }
     }
 }
@@ -283,8 +298,20 @@ impl Options {
                 Effect::None
             }
             "multipv" => {
-                parse_range(name, value, 1, 1)?;
+                self.multipv = parse_range(name, value, 1, MAX_MULTIPV as u64)? as usize;
                 Effect::None
+            }
+            "ucishowwdl" => {
+                self.show_wdl = check(value)?;
+                Effect::None
+            }
+            "ucianalysemode" | "ucianalyzemode" => {
+                self.analyse_mode = check(value)?;
+                Effect::None
+            }
+            "largepages" => {
+                self.large_pages = check(value)?;
+                Effect::Resize
             }
             // Accepted for compatibility with GUIs; Pao has no use for them.
             "batch" | "usehash" | "useegtb" | "egtbpaths" | "idle" | "promotion" | "style" => {
@@ -311,6 +338,8 @@ impl Options {
                 Options::new().threads
             ),
             "option pinthreads type check default true".to_string(),
+            format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
+            "option largepages type check default true".to_string(),
             "option moveoverhead type spin min 0 max 10000 default 30".to_string(),
             format!("option pruning type combo {levels} default large"),
             format!("option knowledge type combo {levels} default large"),
@@ -334,7 +363,10 @@ impl Options {
                 Options::new().threads
             ),
             "option name Ponder type check default false".to_string(),
-            "option name MultiPV type spin default 1 min 1 max 1".to_string(),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+            "option name UCI_ShowWDL type check default false".to_string(),
+            "option name UCI_AnalyseMode type check default false".to_string(),
+            "option name LargePages type check default true".to_string(),
             "option name Move Overhead type spin default 30 min 0 max 10000".to_string(),
             "option name Clear Hash type button".to_string(),
             "option name OwnBook type check default true".to_string(),

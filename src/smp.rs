@@ -6,7 +6,7 @@
 
 use crate::board::{Move, Position};
 use crate::eval::nnue::Network;
-use crate::search::{Iteration, Limits, SearchConfig, SearchResult, Searcher};
+use crate::search::{Iteration, Limits, RootProgress, SearchConfig, SearchResult, Searcher};
 use crate::tt::TranspositionTable;
 use crossbeam_channel::Sender;
 use crossbeam_utils::CachePadded;
@@ -32,6 +32,19 @@ pub enum PoolEvent {
         /// The chosen result.
         result: SearchResult,
     },
+    /// Every worker has cleared its slice of the table (`start_clear`).
+    Cleared {
+        /// The id given to `start_clear`.
+        id: u64,
+    },
+}
+
+/// What the workers do when woken.
+#[derive(Clone)]
+enum Work {
+    Search(Arc<Job>),
+    /// Clear the table, one slice per worker.
+    Clear(u64),
 }
 
 /// One search for the pool.
@@ -54,7 +67,7 @@ pub struct Job {
 
 struct State {
     generation: u64,
-    job: Option<Arc<Job>>,
+    work: Option<Work>,
     running: usize,
     results: Vec<Option<SearchResult>>,
     quit: bool,
@@ -72,6 +85,8 @@ struct Shared {
     stagger: AtomicBool,
     /// The iteration the main thread is in (helpers keep ahead of it).
     main_depth: AtomicU32,
+    /// The root move the main thread is searching.
+    root_progress: Arc<RootProgress>,
 }
 
 /// A pool of search threads sharing one transposition table.
@@ -114,7 +129,7 @@ impl WorkerPool {
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
                 generation: 0,
-                job: None,
+                work: None,
                 running: 0,
                 results: vec![None; threads],
                 quit: false,
@@ -130,6 +145,7 @@ impl WorkerPool {
             events,
             stagger: AtomicBool::new(true),
             main_depth: AtomicU32::new(0),
+            root_progress: Arc::new(RootProgress::default()),
         });
         let cores = if pin {
             core_affinity::get_core_ids().unwrap_or_default()
@@ -183,7 +199,12 @@ impl WorkerPool {
             .sum()
     }
 
-    /// True while a search runs.
+    /// The root move the main thread is searching: (move, its number from 1, depth).
+    pub fn current_move(&self) -> Option<(Move, u32, u32)> {
+        self.shared.root_progress.current()
+    }
+
+    /// True while a search (or a clear) runs.
     pub fn is_searching(&self) -> bool {
         self.shared.state.lock().running > 0
     }
@@ -201,7 +222,22 @@ impl WorkerPool {
         for r in state.results.iter_mut() {
             *r = None;
         }
-        state.job = Some(Arc::new(job));
+        self.shared.root_progress.reset();
+        self.dispatch(&mut state, Work::Search(Arc::new(job)));
+    }
+
+    /// Clears the transposition table in parallel, one slice per worker, first waiting for the
+    /// workers of a stopped search to park. `PoolEvent::Cleared { id }` says when it is done.
+    pub fn start_clear(&self, id: u64) {
+        let mut state = self.shared.state.lock();
+        while state.running > 0 {
+            self.shared.idle.wait(&mut state);
+        }
+        self.dispatch(&mut state, Work::Clear(id));
+    }
+
+    fn dispatch(&self, state: &mut State, work: Work) {
+        state.work = Some(work);
         state.generation += 1;
         state.running = self.handles.len();
         self.shared.wake.notify_all();
@@ -243,6 +279,9 @@ fn worker_loop(index: usize, core: Option<core_affinity::CoreId>, shared: Arc<Sh
     let mut searcher = Searcher::new(Arc::clone(&shared.tt), SearchConfig::FULL);
     searcher.set_node_counter(Arc::clone(&shared.nodes[index]));
     searcher.set_yield_at_poll(shared.nodes.len() > num_cpus::get());
+    if index == 0 {
+        searcher.set_root_progress(Arc::clone(&shared.root_progress));
+    }
     let mut seen = 0u64;
     loop {
         let job = {
@@ -257,9 +296,22 @@ fn worker_loop(index: usize, core: Option<core_affinity::CoreId>, shared: Arc<Sh
             if state.clear_heuristics {
                 searcher.clear_heuristics();
             }
-            state.job.clone()
+            state.work.clone()
         };
-        let Some(job) = job else { continue };
+        let job = match job {
+            None => continue,
+            Some(Work::Clear(id)) => {
+                shared.tt.clear_slice(index, shared.nodes.len());
+                let mut state = shared.state.lock();
+                state.running -= 1;
+                if state.running == 0 {
+                    let _ = shared.events.send(PoolEvent::Cleared { id });
+                    shared.idle.notify_all();
+                }
+                continue;
+            }
+            Some(Work::Search(job)) => job,
+        };
         let result = run_job(index, &mut searcher, &job, &shared);
         let mut state = shared.state.lock();
         state.results[index] = Some(result);

@@ -6,9 +6,13 @@
 //! the entry only when `check ^ data == key`. Two threads writing one entry at once can leave a
 //! `data` from one and a `check` from the other: that pair fails the test and reads as a miss,
 //! never as wrong data. That is the whole race contract: no locks, and no unsafe beyond the
-//! one zeroed allocation.
+//! memory block (`memory.rs`: allocation, large pages, clearing) and a prefetch hint.
+
+mod memory;
 
 use crate::board::Move;
+use memory::BucketArray;
+pub use memory::LargePages;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What a stored score means.
@@ -82,67 +86,6 @@ struct Bucket {
     entries: [Entry; 4],
 }
 
-/// `count` zeroed buckets in one block. Zeroed memory comes from the allocator already
-/// cleared (fresh pages for large tables: `calloc`), so even a 16 GiB table is ready at once and
-/// its pages are touched only as the search uses them. The system allocator only takes that
-/// path for small alignments, so the block is over-allocated with 16-byte alignment and the
-/// buckets start at the first cache-line boundary inside it.
-struct BucketArray {
-    raw: *mut u8,
-    layout: std::alloc::Layout,
-    buckets: *mut Bucket,
-    count: usize,
-}
-
-// SAFETY: the array owns its memory exclusively; Buckets hold only atomics.
-unsafe impl Send for BucketArray {}
-// SAFETY: shared access only hands out `&[Bucket]`, and Bucket is Sync (atomics only).
-unsafe impl Sync for BucketArray {}
-
-impl BucketArray {
-    fn zeroed(count: usize) -> Result<BucketArray, TtError> {
-        let too_big = || TtError(format!("{count} hash buckets do not fit in memory"));
-        let bytes = count
-            .checked_mul(std::mem::size_of::<Bucket>())
-            .and_then(|b| b.checked_add(64))
-            .ok_or_else(too_big)?;
-        let layout = std::alloc::Layout::from_size_align(bytes, 16).map_err(|_| too_big())?;
-        // SAFETY: the layout has a non-zero size.
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        if raw.is_null() {
-            return Err(TtError(format!(
-                "cannot allocate {} MiB of hash",
-                bytes / (1024 * 1024)
-            )));
-        }
-        let offset = raw.align_offset(64);
-        // SAFETY: offset < 64 and the block has 64 spare bytes, so `count` Buckets fit after it.
-        let buckets = unsafe { raw.add(offset) } as *mut Bucket;
-        Ok(BucketArray {
-            raw,
-            layout,
-            buckets,
-            count,
-        })
-    }
-}
-
-impl std::ops::Deref for BucketArray {
-    type Target = [Bucket];
-    fn deref(&self) -> &[Bucket] {
-        // SAFETY: `buckets` is 64-byte aligned and points at `count` zero-initialised Buckets
-        // (all-zero bits is a valid Bucket: it holds only atomics) inside the live allocation.
-        unsafe { std::slice::from_raw_parts(self.buckets, self.count) }
-    }
-}
-
-impl Drop for BucketArray {
-    fn drop(&mut self) {
-        // SAFETY: `raw` came from `alloc_zeroed` with exactly this layout.
-        unsafe { std::alloc::dealloc(self.raw, self.layout) }
-    }
-}
-
 const MOVE_SHIFT: u32 = 0;
 const SCORE_SHIFT: u32 = 16;
 const EVAL_SHIFT: u32 = 32;
@@ -186,20 +129,35 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A cleared table of `mib` MiB (at least one bucket). Allocation failure is an error.
+    /// A cleared table of `mib` MiB (at least one bucket), in large pages where the OS allows.
+    /// Allocation failure is an error.
     pub fn new(mib: usize) -> Result<TranspositionTable, TtError> {
+        Self::with_large_pages(mib, true)
+    }
+
+    /// A cleared table of `mib` MiB, asking for large pages or not.
+    pub fn with_large_pages(mib: usize, large_pages: bool) -> Result<TranspositionTable, TtError> {
         let bytes = mib
             .checked_mul(1024 * 1024)
             .ok_or_else(|| TtError(format!("{mib} MiB does not fit in memory")))?;
-        Self::with_buckets((bytes / std::mem::size_of::<Bucket>()).max(1))
+        Self::build((bytes / std::mem::size_of::<Bucket>()).max(1), large_pages)
     }
 
     /// A cleared table of exactly `count` buckets (tests use tiny tables).
     pub fn with_buckets(count: usize) -> Result<TranspositionTable, TtError> {
+        Self::build(count, true)
+    }
+
+    fn build(count: usize, large_pages: bool) -> Result<TranspositionTable, TtError> {
         Ok(TranspositionTable {
-            buckets: BucketArray::zeroed(count.max(1))?,
+            buckets: BucketArray::zeroed(count.max(1), large_pages)?,
             generation: AtomicU8::new(0),
         })
+    }
+
+    /// Whether large pages back the table.
+    pub fn large_pages(&self) -> &LargePages {
+        self.buckets.large_pages()
     }
 
     /// Size in MiB (rounded down).
@@ -212,15 +170,25 @@ impl TranspositionTable {
         self.buckets.len()
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry (on the calling thread; the pool clears in parallel slices).
     pub fn clear(&self) {
-        for b in self.buckets.iter() {
-            for e in &b.entries {
-                e.data.store(0, Ordering::Relaxed);
-                e.check.store(0, Ordering::Relaxed);
-            }
+        self.clear_slice(0, 1);
+    }
+
+    /// Forgets the entries of slice `index` of `slices` (nearly equal, in whole large pages
+    /// but the last): `slices` threads, one slice each, clear the whole table. Run it only
+    /// while no search uses the table.
+    pub fn clear_slice(&self, index: usize, slices: usize) {
+        let granule = memory::LARGE_PAGE / std::mem::size_of::<Bucket>();
+        let count = self.buckets.len();
+        let granules = count.div_ceil(granule);
+        let slices = slices.max(1);
+        let start = (granules * index / slices * granule).min(count);
+        let end = (granules * (index + 1) / slices * granule).min(count);
+        self.buckets.clear_range(start, end);
+        if index == 0 {
+            self.generation.store(0, Ordering::Relaxed);
         }
-        self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search: entries from older searches age.

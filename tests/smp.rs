@@ -1,7 +1,7 @@
 //! Lazy SMP: reproducibility with one thread, and a stress test with 16 threads on whatever
 //! cores the machine has: many short searches stopped at random moments.
 
-use pao::board::Position;
+use pao::board::{Move, Position, START_FEN};
 use pao::search::{Limits, SearchConfig};
 use pao::smp::{helper_runs_depth, Job, PoolEvent, WorkerPool};
 use pao::tt::TranspositionTable;
@@ -44,7 +44,7 @@ fn one_thread_fixed_depth_is_reproducible() {
                         out.push((result.best_move, result.score, result.nodes));
                         break;
                     }
-                    PoolEvent::Iteration { .. } => {}
+                    _ => {}
                 }
             }
         }
@@ -101,7 +101,7 @@ fn sixteen_threads_stopped_at_random_moments() {
                     assert_eq!(done, id, "a result for another search");
                     break result;
                 }
-                Ok(PoolEvent::Iteration { .. }) => {}
+                Ok(_) => {}
                 Err(e) => panic!("search {id} lost its result (deadlock?): {e}"),
             }
         };
@@ -109,5 +109,46 @@ fn sixteen_threads_stopped_at_random_moments() {
         let mut pos = Position::from_fen(fen).expect("FEN");
         let m = result.best_move.expect("every bench position has moves");
         assert!(pos.is_legal(m), "illegal bestmove {m} in {fen}");
+    }
+}
+
+#[test]
+fn workers_clear_the_table_in_parallel_slices() {
+    // 5 MiB: two whole large pages and a part, so slices end inside and on page edges.
+    let tt = Arc::new(TranspositionTable::new(5).expect("table"));
+    let keys: Vec<u64> = (1..=20_000u64)
+        .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .collect();
+    let fill = || {
+        for &k in &keys {
+            tt.store(k, Move::NONE, 1, 2, 3, pao::tt::Bound::Exact);
+        }
+        keys.iter().filter(|&&k| tt.probe(k).is_some()).count()
+    };
+    for threads in [1, 2, 3] {
+        assert!(fill() > 19_000);
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let pool = WorkerPool::new(threads, false, Arc::clone(&tt), tx);
+        pool.start_clear(7);
+        match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(PoolEvent::Cleared { id }) => assert_eq!(id, 7),
+            other => panic!("expected Cleared, got {other:?}"),
+        }
+        assert_eq!(keys.iter().filter(|&&k| tt.probe(k).is_some()).count(), 0);
+        assert_eq!(tt.hashfull(), 0);
+        // The pool searches as before after a clear.
+        pool.start(job(8, START_FEN, 3, true));
+        loop {
+            match rx
+                .recv_timeout(Duration::from_secs(60))
+                .expect("pool answers")
+            {
+                PoolEvent::Finished { id, result } => {
+                    assert_eq!((id, result.depth), (8, 3));
+                    break;
+                }
+                _ => {}
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@
 pub mod attackers;
 pub mod attacks;
 pub mod chase;
+mod diagram;
 mod evasion;
 pub mod fen;
 pub mod movegen;

@@ -18,6 +18,18 @@ impl<W: Write> Coordinator<W> {
             let banned = self.banned.clone();
             legal.retain(|m| !banned.contains(&m));
         }
+        let base = self.rank_base();
+        for &m in &params.searchmoves {
+            if !root.is_legal(m) {
+                let m = crate::board::format_move(m, base);
+                self.error(&format!("go: searchmoves: illegal move '{m}' ignored"));
+            }
+        }
+        // searchmoves keeps only its moves; with banmoves, the moves in one and not the other.
+        let restricted = !self.banned.is_empty() || !params.searchmoves.is_empty();
+        if !params.searchmoves.is_empty() {
+            legal.retain(|m| params.searchmoves.contains(&m));
+        }
         if params.depth == Some(0) && !legal.is_empty() {
             // UCCI's `go depth 0`: the quiescence score, and no move.
             let score = crate::search::quiescence_score(&root, self.search_config());
@@ -31,7 +43,13 @@ impl<W: Write> Coordinator<W> {
             self.print_final(None, None, false);
             return;
         }
-        if self.options.use_book && !params.ponder && !params.infinite && self.play_from_book() {
+        let book = self.options.use_book && !self.options.analyse_mode;
+        if book
+            && params.searchmoves.is_empty()
+            && !params.ponder
+            && !params.infinite
+            && self.play_from_book()
+        {
             return;
         }
         let us = root.side_to_move();
@@ -41,12 +59,14 @@ impl<W: Write> Coordinator<W> {
         let mut limits = Limits::depth(params.depth.unwrap_or(u32::MAX).min(120));
         limits.nodes = params.nodes.unwrap_or(u64::MAX);
         limits.stop_when_decided = params.depth.is_none();
+        limits.multipv = self.options.multipv;
+        limits.mate = params.mate;
         if let (Some(b), false) = (&budget, params.ponder) {
             limits.deadline = Some(now + Duration::from_millis(b.hard_ms));
         }
         self.tt.new_search();
         self.next_id += 1;
-        let allowed: Vec<Move> = if self.banned.is_empty() {
+        let allowed: Vec<Move> = if !restricted {
             Vec::new()
         } else {
             legal.iter().copied().collect()
@@ -66,6 +86,7 @@ impl<W: Write> Coordinator<W> {
             stable_iterations: 0,
             last_score: None,
             last_iteration: None,
+            iteration_start: now,
         });
         self.pool.set_stagger(self.options.stagger);
         self.pool.start(Job {

@@ -8,6 +8,7 @@
 //! the pool), `report` (pool events and the clock become `info` lines), `stdio` (the two
 //! threads that drive it). This file holds the state and the dispatch of commands.
 
+mod debug_view;
 mod lifecycle;
 mod report;
 mod settings;
@@ -32,6 +33,9 @@ use std::time::Instant;
 
 /// Commands that act at once even while a search runs; others wait for `bestmove`.
 const IMMEDIATE: [&str; 6] = ["stop", "ponderhit", "isready", "probe", "quit", "bye"];
+/// Commands that act at once while the table is being cleared (`isready` is then answered
+/// when the clear is done); others wait for it.
+const IMMEDIATE_WHILE_CLEARING: [&str; 3] = ["isready", "quit", "bye"];
 
 /// The search in progress.
 struct Active {
@@ -52,6 +56,8 @@ struct Active {
     last_score: Option<i32>,
     /// The main thread's last completed iteration: the answer when stopping early.
     last_iteration: Option<Iteration>,
+    /// When the last iteration ended (or the search began): `currmove` after 3 s.
+    iteration_start: Instant,
 }
 
 /// The engine's state machine between the reader, the pool and the output.
@@ -75,6 +81,10 @@ pub struct Coordinator<W: Write> {
     rng: u64,
     /// The loaded network (the embedded one unless `EvalFile` named another).
     network: Option<Arc<Network>>,
+    /// The workers are clearing the table (the id given to the pool).
+    clearing: Option<u64>,
+    /// `isready` arrived during a clear: answer when it is done.
+    ready_pending: bool,
 }
 
 impl<W: Write> Coordinator<W> {
@@ -85,6 +95,10 @@ impl<W: Write> Coordinator<W> {
             TranspositionTable::new(options.hash_mib)
                 .map_err(|e| format!("cannot allocate {} MiB of hash: {e}", options.hash_mib))?,
         );
+        if let crate::tt::LargePages::Unavailable(why) = tt.large_pages() {
+            // Before the handshake there is no dialect to speak in: stderr.
+            eprintln!("info string large pages not available: {why}");
+        }
         let (events_tx, events) = crossbeam_channel::unbounded();
         let pool = WorkerPool::new(
             options.threads,
@@ -109,6 +123,8 @@ impl<W: Write> Coordinator<W> {
             quit_pending: false,
             books: BookSet::default(),
             network: crate::eval::nnue::embedded(),
+            clearing: None,
+            ready_pending: false,
             // Book choices vary from game to game; nothing else depends on this seed.
             rng: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -163,22 +179,33 @@ impl<W: Write> Coordinator<W> {
         self.active.is_some()
     }
 
-    fn on_line(&mut self, line: String) {
+    /// True when `line` has to wait for the search or the clear in progress.
+    fn must_wait(&self, line: &str) -> bool {
         let word = line
             .split_whitespace()
             .next()
             .unwrap_or("")
             .to_ascii_lowercase();
-        if self.active.is_some() && !IMMEDIATE.contains(&word.as_str()) {
+        (self.active.is_some() && !IMMEDIATE.contains(&word.as_str()))
+            || (self.clearing.is_some() && !IMMEDIATE_WHILE_CLEARING.contains(&word.as_str()))
+    }
+
+    fn on_line(&mut self, line: String) {
+        if self.must_wait(&line) {
             self.queue.push_back(line);
             return;
         }
         self.execute(&line);
     }
 
-    /// Runs queued commands until one starts a search.
+    /// Runs queued commands in order until one has to wait (a search or a clear started
+    /// before it); a queued `stop` behind a `go` thus still stops that search.
     pub(super) fn drain_queue(&mut self) {
-        while self.active.is_none() && !self.is_quitting() {
+        while !self.is_quitting() {
+            match self.queue.front() {
+                Some(line) if !self.must_wait(line) => {}
+                _ => break,
+            }
             let Some(line) = self.queue.pop_front() else {
                 break;
             };
@@ -202,6 +229,7 @@ impl<W: Write> Coordinator<W> {
         match cmd {
             Command::Ucci => self.handshake(Dialect::Ucci),
             Command::Uci => self.handshake(Dialect::Uci),
+            Command::IsReady if self.clearing.is_some() => self.ready_pending = true,
             Command::IsReady => self.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, &value),
             Command::NewGame => self.new_game(),
@@ -212,6 +240,8 @@ impl<W: Write> Coordinator<W> {
             Command::Stop => self.stop(),
             Command::Probe { fen, moves } => self.probe(&fen, &moves),
             Command::Quit => self.quit(),
+            Command::Display => self.display(),
+            Command::Eval => self.print_eval(),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::Coordinator;
 use crate::protocol::{self, Dialect};
+use crate::search::wdl::wdl;
 use crate::search::Iteration;
 use crate::smp::PoolEvent;
 use crate::time;
@@ -32,6 +33,7 @@ impl<W: Write> Coordinator<W> {
                     self.on_iteration(iteration);
                 }
             }
+            PoolEvent::Cleared { id } => self.on_cleared(id),
             PoolEvent::Finished { id, result } => {
                 let Some(a) = self.active.as_mut() else {
                     return;
@@ -73,19 +75,31 @@ impl<W: Write> Coordinator<W> {
         a.last_score = Some(it.score);
         a.last_iteration = Some(it.clone());
         a.last_info = Instant::now();
-        let line = protocol::format_info(
-            dialect,
-            &protocol::InfoLine {
-                depth: it.depth,
-                seldepth: it.seldepth,
-                score: it.score,
-                time_ms: elapsed,
-                nodes,
-                hashfull,
-                pv: it.pv.clone(),
-            },
-            rank_base,
-        );
+        a.iteration_start = a.last_info;
+        let show_wdl = dialect == Dialect::Uci && self.options.show_wdl;
+        let numbered = self.options.multipv > 1;
+        let lines: Vec<String> = it
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                protocol::format_info(
+                    dialect,
+                    &protocol::InfoLine {
+                        depth: it.depth,
+                        seldepth: it.seldepth,
+                        score: l.score,
+                        time_ms: elapsed,
+                        nodes,
+                        hashfull,
+                        pv: l.pv.clone(),
+                        multipv: numbered.then_some(i + 1),
+                        wdl: show_wdl.then(|| wdl(l.score)),
+                    },
+                    rank_base,
+                )
+            })
+            .collect();
         // Soft limit: stop after an iteration when the next one is unlikely to finish in time.
         let stop = match (&a.budget, a.ponder) {
             (Some(b), false) => {
@@ -94,7 +108,9 @@ impl<W: Write> Coordinator<W> {
             }
             _ => false,
         };
-        self.line(&line);
+        for line in &lines {
+            self.line(line);
+        }
         if stop {
             self.pool.stop();
         }
@@ -117,9 +133,19 @@ impl<W: Write> Coordinator<W> {
             a.last_info = Instant::now();
             let ms = a.start.elapsed().as_millis() as u64;
             let nps = nodes * 1000 / ms.max(1);
+            let iteration_ms = a.iteration_start.elapsed().as_millis();
             self.line(&format!(
                 "info time {ms} nodes {nodes} nps {nps} hashfull {hashfull}"
             ));
+            // A long iteration: say which root move the main thread is on (GUIs show it).
+            if iteration_ms > 3000 {
+                if let Some((mv, number, depth)) = self.pool.current_move() {
+                    let mv = crate::board::format_move(mv, self.rank_base());
+                    self.line(&format!(
+                        "info depth {depth} currmove {mv} currmovenumber {number}"
+                    ));
+                }
+            }
         }
     }
 }
@@ -153,6 +179,7 @@ mod tests {
                 score: 0,
                 pv: vec![stale],
                 nodes: 1,
+                lines: Vec::new(),
             },
         });
         c.on_input(ReaderEvent::Line("stop".to_string()));

@@ -7,7 +7,7 @@ use crate::options::{Effect, Level};
 use crate::protocol::Dialect;
 use crate::search::{Driver, SearchConfig};
 use crate::smp::WorkerPool;
-use crate::tt::TranspositionTable;
+use crate::tt::{LargePages, TranspositionTable};
 use std::io::Write;
 use std::sync::Arc;
 
@@ -26,8 +26,14 @@ impl<W: Write> Coordinator<W> {
                 }
             },
             Ok(Effect::NewGame) => self.new_game(),
-            Ok(Effect::Resize) => match TranspositionTable::new(self.options.hash_mib) {
+            Ok(Effect::Resize) => match TranspositionTable::with_large_pages(
+                self.options.hash_mib,
+                self.options.large_pages,
+            ) {
                 Ok(tt) => {
+                    if let LargePages::Unavailable(why) = tt.large_pages() {
+                        self.line(&format!("info string large pages not available: {why}"));
+                    }
                     self.tt = Arc::new(tt);
                     self.respawn();
                 }
@@ -89,9 +95,26 @@ impl<W: Write> Coordinator<W> {
         );
     }
 
+    /// Forgets the table and the heuristics. The workers clear the table in parallel slices
+    /// while this thread stays free; `isready` is answered and later commands run when the
+    /// clear is done.
     pub(super) fn new_game(&mut self) {
-        self.tt.clear();
         self.pool.clear_heuristics();
+        self.next_id += 1;
+        self.clearing = Some(self.next_id);
+        self.pool.start_clear(self.next_id);
+    }
+
+    /// The workers finished clearing.
+    pub(super) fn on_cleared(&mut self, id: u64) {
+        if self.clearing != Some(id) {
+            return;
+        }
+        self.clearing = None;
+        if std::mem::take(&mut self.ready_pending) {
+            self.line("readyok");
+        }
+        self.drain_queue();
     }
 
     pub(super) fn search_config(&self) -> SearchConfig {

@@ -50,7 +50,24 @@ fn files_of(bits: u128) -> u16 {
     (files & 0x1ff) as u16
 }
 
+/// The knowledge terms of one side, from its own point of view, in the order of
+/// `TERM_NAMES`; their sum is what the evaluation adds.
+pub const TERM_NAMES: [&str; 4] = ["horse", "cannon", "rook", "guards"];
+
+#[inline(always)]
 fn side_terms(pos: &Position, us: Color) -> Pair {
+    let parts = side_term_parts(pos, us);
+    let mut total = Pair::default();
+    for p in parts {
+        total.mg += p.mg;
+        total.eg += p.eg;
+    }
+    total
+}
+
+/// One side's knowledge terms, split as `TERM_NAMES` says.
+#[inline(always)]
+pub fn side_term_parts(pos: &Position, us: Color) -> [Pair; 4] {
     let them = us.flip();
     let own = pos.color_bb[us.index()];
     let enemy_general = pos.generals[them.index()] as usize;
@@ -68,6 +85,8 @@ fn side_terms(pos: &Position, us: Color) -> Pair {
         mg += HORSE_MOBILITY.mg * (mobility - 3);
         eg += HORSE_MOBILITY.eg * (mobility - 3);
     }
+    let horse = Pair { mg, eg };
+    (mg, eg) = (0, 0);
     // A cannon on the enemy general's file with nothing between: the hollow cannon.
     for s in squares_of(pos.pieces_of_kind(us, PieceKind::Cannon) & (FILE_A << egf)) {
         let r = s.rank();
@@ -77,6 +96,8 @@ fn side_terms(pos: &Position, us: Color) -> Pair {
             mg += HOLLOW_CANNON;
         }
     }
+    let cannon = Pair { mg, eg };
+    (mg, eg) = (0, 0);
     let soldier_files = files_of(pos.pieces_of_kind(us, PieceKind::Soldier));
     for s in squares_of(pos.pieces_of_kind(us, PieceKind::Rook)) {
         let (f, r) = (s.file(), s.rank());
@@ -90,6 +111,8 @@ fn side_terms(pos: &Position, us: Color) -> Pair {
             mg += ROOK_OPEN_FILE;
         }
     }
+    let rook = Pair { mg, eg };
+    (mg, eg) = (0, 0);
     // Guards: each missing advisor or elephant costs more the more attackers the enemy has.
     let attackers = 2 * pos.count(them, PieceKind::Rook)
         + pos.count(them, PieceKind::Horse)
@@ -102,5 +125,5 @@ fn side_terms(pos: &Position, us: Color) -> Pair {
             * pos.count(them, PieceKind::Cannon).min(2) as i32;
     mg -= exposure * attackers as i32 / 2;
     eg -= exposure * attackers as i32 / 4;
-    Pair { mg, eg }
+    [horse, cannon, rook, Pair { mg, eg }]
 }

@@ -2,6 +2,7 @@
 //! the position), xiangqi knowledge, tapering by the material left, and draw scaling for a
 //! side that has nothing left to mate with. Scores are from the side to move's point of view.
 
+pub mod breakdown;
 pub mod cache;
 pub mod knowledge;
 pub mod nnue;

@@ -68,6 +68,10 @@ pub struct GoParams {
     pub ponder: bool,
     /// The opponent offers a draw (UCCI).
     pub draw: bool,
+    /// `searchmoves m ...`: only these root moves (empty = all).
+    pub searchmoves: Vec<Move>,
+    /// `mate N`: search for a mate in at most N moves.
+    pub mate: Option<u32>,
 }
 
 impl GoParams {
@@ -126,6 +130,10 @@ pub enum Command {
     },
     /// `quit` or `bye`.
     Quit,
+    /// `d`: the board, FEN, key and counters as text.
+    Display,
+    /// `eval`: the static evaluation term by term.
+    Eval,
 }
 
 /// A rejected line, with its message.
@@ -158,6 +166,8 @@ pub fn parse_command(line: &str, ctx: &ParseContext) -> Result<Option<Command>, 
         "isready" => Command::IsReady,
         "ucinewgame" => Command::NewGame,
         "stop" => Command::Stop,
+        "d" => Command::Display,
+        "eval" => Command::Eval,
         "quit" | "bye" => Command::Quit,
         "ponderhit" => match rest {
             [] => Command::PonderHit { draw: false },
@@ -318,6 +328,20 @@ fn parse_go(rest: &[&str], ctx: &ParseContext) -> Result<GoParams, ProtocolError
             "btime" => p.btime = Some(number(&key, value)?),
             "winc" => p.winc = Some(number(&key, value)?),
             "binc" => p.binc = Some(number(&key, value)?),
+            "mate" => p.mate = Some(number(&key, value)?),
+            "searchmoves" => {
+                // The moves run to the next word that is not a move.
+                let mut j = i + 1;
+                while let Some(Ok(m)) = rest.get(j).map(|w| parse_move(w, ctx.rank_base)) {
+                    p.searchmoves.push(m);
+                    j += 1;
+                }
+                if j == i + 1 {
+                    return err("go: 'searchmoves' needs at least one move".to_string());
+                }
+                i = j;
+                continue;
+            }
             other => return err(format!("go: unknown parameter '{other}'")),
         }
         i += if takes_value { 2 } else { 1 };
@@ -325,7 +349,10 @@ fn parse_go(rest: &[&str], ctx: &ParseContext) -> Result<GoParams, ProtocolError
     if p.ponder && p.draw {
         return err("go: 'ponder' and 'draw' exclude each other".to_string());
     }
-    let limited = p.depth.is_some() || p.nodes.is_some() || p.has_clock();
+    if p.mate == Some(0) {
+        return err("go: 'mate' needs a number of moves from 1".to_string());
+    }
+    let limited = p.depth.is_some() || p.nodes.is_some() || p.mate.is_some() || p.has_clock();
     if !limited && !p.ponder {
         // A bare `go` searches until `stop`.
         p.infinite = true;

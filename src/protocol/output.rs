@@ -21,6 +21,10 @@ pub struct InfoLine {
     pub hashfull: u32,
     /// Principal variation.
     pub pv: Vec<Move>,
+    /// The line's rank with MultiPV above 1 (`multipv i`), else `None` (no field).
+    pub multipv: Option<usize>,
+    /// Per-mille win, draw, loss (`wdl W D L`, UCI_ShowWDL), else `None`.
+    pub wdl: Option<(u32, u32, u32)>,
 }
 
 /// The score field: UCCI prints the integer (mate = +-(30000 - plies)); UCI prints `cp` or
@@ -36,11 +40,18 @@ pub fn format_score(dialect: Dialect, score: i32) -> String {
     }
 }
 
-/// `info depth D seldepth S score X time T nodes N nps P hashfull H pv ...`.
+/// `info depth D seldepth S [multipv I] score X [wdl W D L] time T nodes N nps P hashfull H
+/// pv ...`.
 pub fn format_info(dialect: Dialect, info: &InfoLine, rank_base: RankBase) -> String {
     let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
+    let multipv = info
+        .multipv
+        .map_or(String::new(), |i| format!(" multipv {i}"));
+    let wdl = info
+        .wdl
+        .map_or(String::new(), |(w, d, l)| format!(" wdl {w} {d} {l}"));
     let mut line = format!(
-        "info depth {} seldepth {} {} time {} nodes {} nps {} hashfull {}",
+        "info depth {} seldepth {}{multipv} {}{wdl} time {} nodes {} nps {} hashfull {}",
         info.depth,
         info.seldepth,
         format_score(dialect, info.score),

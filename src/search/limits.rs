@@ -23,6 +23,10 @@ pub struct Limits {
     /// Set for searches with no depth asked (`go` on a clock, `go infinite`, `go nodes`); a
     /// fixed depth runs every iteration.
     pub stop_when_decided: bool,
+    /// Root lines to find per iteration (MultiPV), at least 1.
+    pub multipv: usize,
+    /// `go mate N`: stop once a mate in at most N moves is proven.
+    pub mate: Option<u32>,
 }
 
 impl Limits {
@@ -35,6 +39,8 @@ impl Limits {
             soft_deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
             stop_when_decided: false,
+            multipv: 1,
+            mate: None,
         }
     }
 

@@ -9,11 +9,12 @@ mod qsearch;
 pub mod reference;
 pub mod repetition;
 pub mod score;
+pub mod wdl;
 pub mod worker;
 
 pub use config::{Driver, RepetitionRule, SearchConfig};
 pub use limits::Limits;
-pub use worker::{Iteration, SearchResult, Searcher};
+pub use worker::{Iteration, RootLine, RootProgress, SearchResult, Searcher};
 
 /// The quiescence value of a position with a scratch table (UCCI `go depth 0`).
 pub fn quiescence_score(root: &crate::board::Position, config: SearchConfig) -> i32 {

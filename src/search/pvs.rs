@@ -180,6 +180,9 @@ impl Searcher {
                 continue;
             }
             legal += 1;
+            if root {
+                self.note_root_move(m, legal, depth);
+            }
             let capture = self.pos.is_capture(m);
             let piece = self.pos.piece_at(m.from());
             self.stack[ply].mv = m;
@@ -288,14 +291,16 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            key,
-            best_move,
-            to_tt(best_score, ply),
-            static_eval,
-            depth,
-            bound,
-        );
+        if !(root && self.skip_root_store) {
+            self.tt.store(
+                key,
+                best_move,
+                to_tt(best_score, ply),
+                static_eval,
+                depth,
+                bound,
+            );
+        }
         best_score
     }
 

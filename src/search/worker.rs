@@ -28,6 +28,38 @@ pub(crate) struct StackEntry {
     pub(crate) static_eval: i32,
 }
 
+/// One root line of an iteration (MultiPV): its score and principal variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootLine {
+    /// Score from the root side to move's view.
+    pub score: i32,
+    /// Principal variation (first move = the line's root move).
+    pub pv: Vec<Move>,
+}
+
+/// The root move the main thread is searching, for `info currmove` (written at the root only).
+#[derive(Debug, Default)]
+pub struct RootProgress {
+    /// Raw move in the low 16 bits, its 1-based number among the root moves above them.
+    current: std::sync::atomic::AtomicU32,
+    /// Iteration depth.
+    depth: std::sync::atomic::AtomicU32,
+}
+
+impl RootProgress {
+    /// The move being searched, its number (from 1) and the depth; `None` before the first.
+    pub fn current(&self) -> Option<(Move, u32, u32)> {
+        let v = self.current.load(Ordering::Relaxed);
+        let mv = Move::from_raw(v as u16).filter(|m| !m.is_none())?;
+        Some((mv, v >> 16, self.depth.load(Ordering::Relaxed)))
+    }
+
+    /// Forgets the move (a new search starts).
+    pub fn reset(&self) {
+        self.current.store(0, Ordering::Relaxed);
+    }
+}
+
 /// What one completed iteration found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Iteration {
@@ -41,6 +73,9 @@ pub struct Iteration {
     pub pv: Vec<Move>,
     /// Nodes searched so far by this searcher.
     pub nodes: u64,
+    /// The root lines best first (MultiPV); the first is `score` and `pv`. Fewer than asked
+    /// when the search stopped inside the iteration.
+    pub lines: Vec<RootLine>,
 }
 
 /// The result of a search.
@@ -74,6 +109,10 @@ pub struct Searcher {
     pub(crate) stopped: bool,
     pub(crate) root_best: Move,
     pub(crate) root_moves: Vec<Move>,
+    /// A later MultiPV line searches the root: its restricted result is not the root's value,
+    /// so it is not stored in the table.
+    pub(crate) skip_root_store: bool,
+    root_progress: Option<Arc<RootProgress>>,
     pub(crate) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pub(crate) pv_len: [usize; MAX_PLY + 2],
     pub(crate) stack: [StackEntry; MAX_PLY + 4],
@@ -104,6 +143,8 @@ impl Searcher {
             stopped: false,
             root_best: Move::NONE,
             root_moves: Vec::new(),
+            skip_root_store: false,
+            root_progress: None,
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
             stack: [StackEntry {
@@ -194,6 +235,23 @@ impl Searcher {
     /// Publishes this searcher's node count to `counter` (in batches) while it searches.
     pub fn set_node_counter(&mut self, counter: Arc<CachePadded<AtomicU64>>) {
         self.shared_nodes = Some(counter);
+    }
+
+    /// Publishes the root move being searched to `progress` (the main thread, for `currmove`).
+    pub fn set_root_progress(&mut self, progress: Arc<RootProgress>) {
+        self.root_progress = Some(progress);
+    }
+
+    /// Called at the root for each move tried.
+    #[inline]
+    pub(crate) fn note_root_move(&self, m: Move, number: usize, depth: i32) {
+        if let Some(p) = &self.root_progress {
+            p.depth.store(depth as u32, Ordering::Relaxed);
+            p.current.store(
+                u32::from(m.raw()) | (number.min(0xffff) as u32) << 16,
+                Ordering::Relaxed,
+            );
+        }
     }
 
     /// With `on`, the searcher yields its core at every limit poll (every few thousand nodes).
@@ -329,36 +387,71 @@ impl Searcher {
             result.score = super::score::mated_in(0);
             return result;
         }
-        let mut score = 0;
         let mut decided_iterations = 0;
         let max_depth = limits.depth.clamp(1, (MAX_PLY - 8) as u32);
+        let wanted = limits.multipv.clamp(1, legal.len());
+        let base_moves = std::mem::take(&mut self.root_moves);
+        // Each line's score at the previous iteration: the centre of its aspiration window.
+        let mut previous = vec![0; wanted];
         for depth in first_depth.max(1)..=max_depth {
             if depth > first_depth && !skip(depth) {
                 continue;
             }
-            self.root_best = Move::NONE;
             self.seldepth = 0;
             self.horizon = false;
-            let s = match self.config.driver {
-                Driver::Mtdf => self.mtdf(depth as i32, score),
-                Driver::Pvs => self.aspiration(depth as i32, score),
-            };
-            if self.stopped {
+            let mut lines: Vec<RootLine> = Vec::with_capacity(wanted);
+            for line in 0..wanted {
+                // Line i searches the root without the moves of lines 1..i-1.
+                self.root_moves = if line == 0 {
+                    base_moves.clone()
+                } else {
+                    legal
+                        .iter()
+                        .copied()
+                        .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
+                        .collect()
+                };
+                self.skip_root_store = line > 0;
+                self.root_best = Move::NONE;
+                let s = match self.config.driver {
+                    Driver::Mtdf => self.mtdf(depth as i32, previous[line]),
+                    Driver::Pvs => self.aspiration(depth as i32, previous[line]),
+                };
+                if self.stopped {
+                    break;
+                }
+                let pv: Vec<Move> = if self.pv_len[0] > 0 {
+                    self.pv[0][..self.pv_len[0]].to_vec()
+                } else if !self.root_best.is_none() {
+                    vec![self.root_best]
+                } else if line == 0 {
+                    result.pv.clone()
+                } else {
+                    // Nothing beat the window: the line's first allowed move stands for it.
+                    self.root_moves.first().copied().into_iter().collect()
+                };
+                lines.push(RootLine { score: s, pv });
+            }
+            self.root_moves = base_moves.clone();
+            self.skip_root_store = false;
+            if lines.is_empty() {
                 break;
             }
-            decided_iterations = match (is_decisive(s), result.depth > 0 && s == score) {
+            // Search instability can rank a later line above an earlier one: best first.
+            lines.sort_by(|a, b| b.score.cmp(&a.score));
+            for (p, l) in previous.iter_mut().zip(&lines) {
+                *p = l.score;
+            }
+            let score = lines[0].score;
+            decided_iterations = match (
+                is_decisive(score),
+                result.depth > 0 && score == result.score,
+            ) {
                 (true, true) => decided_iterations + 1,
                 (true, false) => 1,
                 (false, _) => 0,
             };
-            score = s;
-            let pv: Vec<Move> = if self.pv_len[0] > 0 {
-                self.pv[0][..self.pv_len[0]].to_vec()
-            } else if !self.root_best.is_none() {
-                vec![self.root_best]
-            } else {
-                result.pv.clone()
-            };
+            let pv = lines[0].pv.clone();
             result.best_move = pv.first().copied();
             result.ponder = pv.get(1).copied();
             result.score = score;
@@ -372,14 +465,23 @@ impl Searcher {
                 score,
                 pv,
                 nodes: self.nodes,
+                lines,
             });
-            if limits.soft_deadline.is_some_and(|d| Instant::now() >= d)
+            if self.stopped
+                || limits.soft_deadline.is_some_and(|d| Instant::now() >= d)
                 || (limits.stop_when_decided
                     && (decided_iterations >= DECIDED_ITERATIONS || !self.horizon))
             {
                 break;
             }
+            // `go mate N`: a mate in N moves is N * 2 - 1 plies.
+            if let (Some(n), Some(plies)) = (limits.mate, super::score::mate_plies(score)) {
+                if plies > 0 && plies <= 2 * n as i32 - 1 {
+                    break;
+                }
+            }
         }
+        self.root_moves = base_moves;
         self.publish_nodes();
         result.nodes = self.nodes;
         result

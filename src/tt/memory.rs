@@ -1,0 +1,234 @@
+//! The table's memory: one block of zeroed buckets, cleared in slices.
+//!
+//! On Linux a table of 2 MiB or more is an anonymous mapping aligned to 2 MiB and advised
+//! `MADV_HUGEPAGE`, so that the kernel backs it with large pages (fewer TLB misses on random
+//! probes) where transparent huge pages are enabled. The kernel hands the pages out zeroed as
+//! they are first touched, so even a 16 GiB table is ready at once; clearing a slice gives its
+//! whole pages back (`MADV_DONTNEED`: they read as zero again) and writes zeros only at the
+//! slice's unaligned edges. Elsewhere, and for small tables, the block comes zeroed from the
+//! allocator and a clear writes zeros.
+
+use super::{Bucket, TtError};
+use std::sync::atomic::Ordering;
+
+/// Whether the table got large pages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LargePages {
+    /// Advised; the kernel backs the table with large pages as it touches it.
+    Used,
+    /// Turned off by the option.
+    Off,
+    /// The table is smaller than one large page.
+    TooSmall,
+    /// Asked for but not available here (the reason).
+    Unavailable(String),
+}
+
+/// The size of a large page, and the granule of a clear's slices.
+pub(super) const LARGE_PAGE: usize = 2 << 20;
+
+enum Backing {
+    Heap(std::alloc::Layout),
+    #[cfg(target_os = "linux")]
+    Mapped(usize),
+}
+
+/// `count` zeroed buckets in one block.
+pub(super) struct BucketArray {
+    raw: *mut u8,
+    backing: Backing,
+    buckets: *mut Bucket,
+    count: usize,
+    large_pages: LargePages,
+}
+
+// SAFETY: the array owns its memory exclusively; Buckets hold only atomics.
+unsafe impl Send for BucketArray {}
+// SAFETY: shared access only hands out `&[Bucket]`, and Bucket is Sync (atomics only).
+unsafe impl Sync for BucketArray {}
+
+impl BucketArray {
+    /// A zeroed block of `count` buckets, in large pages when `large_pages` and the OS allows.
+    pub(super) fn zeroed(count: usize, large_pages: bool) -> Result<BucketArray, TtError> {
+        let too_big = || TtError(format!("{count} hash buckets do not fit in memory"));
+        let bytes = count
+            .checked_mul(std::mem::size_of::<Bucket>())
+            .ok_or_else(too_big)?;
+        #[cfg(target_os = "linux")]
+        if bytes >= LARGE_PAGE {
+            return Self::mapped(count, bytes, large_pages);
+        }
+        let status = if !large_pages {
+            LargePages::Off
+        } else if bytes < LARGE_PAGE {
+            LargePages::TooSmall
+        } else {
+            LargePages::Unavailable("only on Linux".to_string())
+        };
+        Self::heap(count, bytes, status)
+    }
+
+    /// The system allocator returns fresh (already zero) pages for a large zeroed block, but
+    /// only for small alignments: the block is over-allocated with 16-byte alignment and the
+    /// buckets start at the first cache-line boundary inside it.
+    fn heap(count: usize, bytes: usize, large_pages: LargePages) -> Result<BucketArray, TtError> {
+        let too_big = || TtError(format!("{count} hash buckets do not fit in memory"));
+        let bytes = bytes.checked_add(64).ok_or_else(too_big)?;
+        let layout = std::alloc::Layout::from_size_align(bytes, 16).map_err(|_| too_big())?;
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        if raw.is_null() {
+            return Err(TtError(format!(
+                "cannot allocate {} MiB of hash",
+                bytes / (1024 * 1024)
+            )));
+        }
+        let offset = raw.align_offset(64);
+        // SAFETY: offset < 64 and the block has 64 spare bytes, so `count` Buckets fit after it.
+        let buckets = unsafe { raw.add(offset) } as *mut Bucket;
+        Ok(BucketArray {
+            raw,
+            backing: Backing::Heap(layout),
+            buckets,
+            count,
+            large_pages,
+        })
+    }
+
+    #[cfg(target_os = "linux")]
+    fn mapped(count: usize, bytes: usize, large_pages: bool) -> Result<BucketArray, TtError> {
+        // One large page more than needed, so that the buckets can start on a 2 MiB boundary.
+        let len = bytes
+            .checked_add(LARGE_PAGE)
+            .ok_or_else(|| TtError(format!("{count} hash buckets do not fit in memory")))?;
+        // SAFETY: an anonymous private mapping with no address hint; the result is checked.
+        // Without MAP_NORESERVE, so that the kernel refuses a size it could never back.
+        let raw = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if raw == libc::MAP_FAILED {
+            return Err(TtError(format!(
+                "cannot allocate {} MiB of hash: {}",
+                bytes >> 20,
+                std::io::Error::last_os_error()
+            )));
+        }
+        let raw = raw as *mut u8;
+        let offset = raw.align_offset(LARGE_PAGE);
+        // SAFETY: offset < LARGE_PAGE, so the `bytes` after it lie inside the mapping.
+        let start = unsafe { raw.add(offset) };
+        let status = if !large_pages {
+            LargePages::Off
+        } else {
+            advise_huge(start, bytes)
+        };
+        Ok(BucketArray {
+            raw,
+            backing: Backing::Mapped(len),
+            buckets: start as *mut Bucket,
+            count,
+            large_pages: status,
+        })
+    }
+
+    /// Whether large pages back the table.
+    pub(super) fn large_pages(&self) -> &LargePages {
+        &self.large_pages
+    }
+
+    /// Zeroes buckets `start..end`. Callers run it only while no search uses the table (the
+    /// pool's workers, each on its own slice, between searches).
+    pub(super) fn clear_range(&self, start: usize, end: usize) {
+        let end = end.min(self.count);
+        if start >= end {
+            return;
+        }
+        #[cfg(target_os = "linux")]
+        if let Backing::Mapped(_) = self.backing {
+            const PAGE: usize = 4096;
+            let size = std::mem::size_of::<Bucket>();
+            let base = self.buckets as usize;
+            let lo = (base + start * size).next_multiple_of(PAGE);
+            let hi = (base + end * size) / PAGE * PAGE;
+            if hi > lo {
+                // SAFETY: [lo, hi) is page-aligned and inside this array's own private mapping;
+                // the pages read as zero afterwards, which is a valid (empty) Bucket.
+                let r =
+                    unsafe { libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_DONTNEED) };
+                if r == 0 {
+                    self.zero_buckets(start, (lo - base) / size);
+                    self.zero_buckets((hi - base) / size, end);
+                    return;
+                }
+            }
+        }
+        self.zero_buckets(start, end);
+    }
+
+    fn zero_buckets(&self, start: usize, end: usize) {
+        for b in &self[start..end] {
+            for e in &b.entries {
+                e.data.store(0, Ordering::Relaxed);
+                e.check.store(0, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Advises large pages for `[start, start + bytes)`; says why when they are not available.
+#[cfg(target_os = "linux")]
+fn advise_huge(start: *mut u8, bytes: usize) -> LargePages {
+    let mode = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled");
+    match mode {
+        Err(_) => {
+            return LargePages::Unavailable("the kernel has no transparent huge pages".into())
+        }
+        Ok(m) if m.contains("[never]") => {
+            return LargePages::Unavailable(
+                "transparent huge pages are off (/sys/kernel/mm/transparent_hugepage/enabled)"
+                    .into(),
+            )
+        }
+        Ok(_) => {}
+    }
+    // SAFETY: the range lies inside a mapping this process owns; advice changes no contents.
+    let r = unsafe { libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
+    if r == 0 {
+        LargePages::Used
+    } else {
+        LargePages::Unavailable(format!(
+            "madvise(MADV_HUGEPAGE): {}",
+            std::io::Error::last_os_error()
+        ))
+    }
+}
+
+impl std::ops::Deref for BucketArray {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `buckets` is 64-byte aligned and points at `count` zero-initialised Buckets
+        // (all-zero bits is a valid Bucket: it holds only atomics) inside the live allocation.
+        unsafe { std::slice::from_raw_parts(self.buckets, self.count) }
+    }
+}
+
+impl Drop for BucketArray {
+    fn drop(&mut self) {
+        match self.backing {
+            // SAFETY: `raw` came from `alloc_zeroed` with exactly this layout.
+            Backing::Heap(layout) => unsafe { std::alloc::dealloc(self.raw, layout) },
+            // SAFETY: `raw` and `len` are exactly the mapping made in `mapped`.
+            #[cfg(target_os = "linux")]
+            Backing::Mapped(len) => unsafe {
+                libc::munmap(self.raw as *mut libc::c_void, len);
+            },
+        }
+    }
+}
