@@ -96,6 +96,21 @@ fn check_dialect(e: &mut Engine, set: &dyn Fn(&str, &str) -> String, newgame: &s
     e.expect_exact("readyok");
     let with_net = signature(e, newgame);
     assert_ne!(with_net, hand_written, "the network changes the search");
+    // `eval` ends with the network's output, equal to the library's evaluation from scratch.
+    let net = std::sync::Arc::new(random_net(32, Activation::SquaredClippedRelu, 11));
+    let mut pos = pao::board::Position::startpos();
+    let m = pos
+        .parse_legal_move("h2e2", pao::board::RankBase::Zero)
+        .expect("legal");
+    pos.make_move(m);
+    let raw = pao::eval::nnue::evaluate_scratch(&net, &pos);
+    let scaled = pao::eval::scale_network(&pos, raw);
+    e.send("eval");
+    let (line, _) = e.expect_prefix("eval network");
+    assert_eq!(
+        line,
+        format!("eval network {scaled} (side to move; raw {raw}; hidden 32; in use)")
+    );
     for (path, message) in bad {
         e.send(&set("EvalFile", &path.display().to_string()));
         e.expect_exact(&format!("info string error: {message}"));

@@ -12,12 +12,23 @@ impl<W: Write> Coordinator<W> {
         }
     }
 
-    /// `eval`: each term of the hand-written evaluation for each side, then the total.
+    /// `eval`: each term of the hand-written evaluation for each side, then the total, then the
+    /// network's output when a net is loaded.
     pub(super) fn print_eval(&mut self) {
         let knowledge = self.search_config().knowledge;
         let b = breakdown(&self.position, knowledge);
         for line in format_breakdown(&b, self.position.side_to_move()) {
             self.line(&line);
+        }
+        // The network's output, whenever a net is loaded (in use or not).
+        if let Some(net) = self.network.clone() {
+            let raw = crate::eval::nnue::evaluate_scratch(&net, &self.position);
+            let scaled = crate::eval::scale_network(&self.position, raw);
+            let state = if self.options.use_nnue { "in use" } else { "loaded, not in use" };
+            self.line(&format!(
+                "eval network {scaled} (side to move; raw {raw}; hidden {}; {state})",
+                net.hidden
+            ));
         }
     }
 }
