@@ -1,8 +1,8 @@
 //! The two dialects: UCCI and UCI (xiangqi). Handshake, option and `go` lines out; `info` and
 //! `bestmove` lines in.
 
-use crate::clock::Clock;
-use crate::engine::{EngineError, EngineProcess};
+use super::process::{EngineError, EngineProcess};
+use crate::r#match::clock::Clock;
 use std::time::Duration;
 
 /// The protocol an engine speaks.

@@ -80,7 +80,7 @@ pub fn parse_line(line: &str) -> Result<Opening, String> {
         pos.make_move(m);
         moves.push(m);
     }
-    if let Some((_, why)) = crate::referee::game_over(&mut pos) {
+    if let Some((_, why)) = super::referee::game_over(&mut pos) {
         return Err(format!("opening '{line}' is already over ({why})"));
     }
     Ok(Opening { fen, moves })

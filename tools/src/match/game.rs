@@ -1,13 +1,13 @@
 //! Plays one game between two engines under the referee's eye.
 
-use crate::adjudication::{DrawRule, ResignRule, ScoreHistory};
-use crate::clock::{Charge, Clock, Limit};
-use crate::engine::EngineError;
-use crate::openings::Opening;
-use crate::player::Player;
-use crate::protocol::{go_line, BestMove, GoLimit, Protocol};
-use crate::referee::{self, Outcome};
-use crate::spec::EngineSpec;
+use super::adjudication::{DrawRule, ResignRule, ScoreHistory};
+use super::client::player::Player;
+use super::client::process::EngineError;
+use super::client::protocol::{go_line, BestMove, GoLimit, Protocol};
+use super::client::spec::EngineSpec;
+use super::clock::{Charge, Clock, Limit};
+use super::openings::Opening;
+use super::referee::{self, Outcome};
 use pao::board::{format_move, parse_move, Color, Move, MoveTextError, Position, RankBase};
 use std::time::{Duration, Instant};
 
@@ -77,7 +77,7 @@ fn position_line(
     s
 }
 
-fn comment(info: &crate::protocol::Info, used_ms: u64) -> String {
+fn comment(info: &super::client::protocol::Info, used_ms: u64) -> String {
     let secs = format!("{}.{:03}s", used_ms / 1000, used_ms % 1000);
     match (info.score, info.depth) {
         (Some(s), Some(d)) => format!("{}/{d} {secs}", s.pgn()),

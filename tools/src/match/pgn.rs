@@ -1,7 +1,7 @@
 //! PGN output for xiangqi games (the xqbase convention: `[Game "Chinese Chess"]`,
 //! `[Format "ICCS"]`, moves written `H2-E2`).
 
-use crate::game::GameRecord;
+use super::game::GameRecord;
 use pao::board::{Color, Move, Position};
 
 /// Tags that do not come from the game itself.
@@ -98,8 +98,8 @@ pub fn format_game(rec: &GameRecord, header: &PgnHeader) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings::parse_line;
-    use crate::referee::Outcome;
+    use crate::r#match::openings::parse_line;
+    use crate::r#match::referee::Outcome;
     use pao::board::RankBase;
 
     fn moves(fen: &str, opening_len: usize, text: &str) -> Vec<Move> {
