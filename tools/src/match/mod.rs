@@ -14,6 +14,7 @@ mod runner;
 mod schedule;
 mod state;
 mod stats;
+mod termination;
 
 use crate::Failure;
 use adjudication::{DrawRule, ResignRule};

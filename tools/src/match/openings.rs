@@ -81,7 +81,7 @@ pub fn parse_line(line: &str) -> Result<Opening, String> {
         moves.push(m);
     }
     if let Some((_, why)) = super::referee::game_over(&mut pos) {
-        return Err(format!("opening '{line}' is already over ({why})"));
+        return Err(format!("opening '{line}' is already over ({})", why.name()));
     }
     Ok(Opening { fen, moves })
 }

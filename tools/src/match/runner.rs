@@ -12,6 +12,7 @@ use super::report;
 use super::schedule::{schedule, Job};
 use super::state::{self, GameResult};
 use super::stats::{Sprt, SprtDecision};
+use super::termination::Termination;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
@@ -200,6 +201,8 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     let mut text = report::table(&names, &summary);
     text.push('\n');
     text.push_str(&report::head_to_head(&names, &summary));
+    let reasons = results.values().map(|r| r.reason.as_str());
+    text.push_str(&format!("terminations: {}\n", Termination::tally(reasons)));
     if let Some(sp) = &cfg.sprt {
         text.push_str(&report::sprt_status(sp, &summary).2);
     }
