@@ -21,6 +21,8 @@ const COMMANDS: &[&[&str]] = &[
     &["book"],
     &["book", "build"],
     &["book", "show"],
+    &["datagen"],
+    &["datagen", "stats"],
     &["judge"],
     &["latency"],
     &["fake-engine"],
@@ -95,6 +97,8 @@ fn bad_arguments_name_the_argument_and_exit_with_two() {
             "/nonexistent/book.bin",
         ),
         (&["fake-engine", "--behaviour", "sulk"], "sulk"),
+        (&["datagen", "--nodes", "100"], "--out"),
+        (&["datagen", "--out", "x.bin", "--nodes", "lots"], "--nodes"),
     ] {
         let (code, out, err) = tools(args);
         assert_eq!(code, 2, "{args:?}: {err}");
