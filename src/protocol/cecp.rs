@@ -239,3 +239,73 @@ fn parse_level(rest: &[&str]) -> Result<CecpCommand, String> {
         inc_ms,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> CecpCommand {
+        parse_cecp(line).expect("parses").expect("a command")
+    }
+
+    #[test]
+    fn commands_and_their_arguments() {
+        let level = |moves, base_ms, inc_ms| CecpCommand::Level {
+            moves,
+            base_ms,
+            inc_ms,
+        };
+        assert_eq!(parse("level 40 5 0"), level(40, 300_000, 0));
+        assert_eq!(parse("level 0 0:30 0.5"), level(0, 30_000, 500));
+        assert_eq!(parse("level 40 25+5 0"), level(40, 1_500_000, 0));
+        assert_eq!(parse("st 2.5"), CecpCommand::St(2_500));
+        assert_eq!(parse("time 1234"), CecpCommand::Time(1234));
+        assert_eq!(parse("ping 77"), CecpCommand::Ping(77));
+        assert_eq!(parse("sd 500"), CecpCommand::Sd(120));
+        let h2e2 = parse_move("h2e2", RankBase::Zero).expect("move");
+        assert_eq!(parse("usermove h2e2"), CecpCommand::UserMove(h2e2));
+        assert_eq!(parse("h2e2"), CecpCommand::UserMove(h2e2));
+        assert_eq!(
+            parse("option Move Overhead=50"),
+            CecpCommand::SetOption {
+                name: "Move Overhead".into(),
+                value: "50".into()
+            }
+        );
+        assert_eq!(
+            parse("option Clear Hash"),
+            CecpCommand::SetOption {
+                name: "Clear Hash".into(),
+                value: String::new()
+            }
+        );
+        assert_eq!(
+            parse("setboard 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"),
+            CecpCommand::SetBoard("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1".into())
+        );
+        assert_eq!(parse("result 1-0 {Red mates}"), CecpCommand::Result);
+        assert_eq!(parse_cecp("   "), Ok(None));
+    }
+
+    #[test]
+    fn errors_are_the_lines_to_send_back() {
+        let error = |line: &str| parse_cecp(line).expect_err("rejected").to_string();
+        assert_eq!(error("xyzzy 3"), "Error (unknown command): xyzzy 3");
+        assert_eq!(error("h2e2 h9g7"), "Error (unknown command): h2e2 h9g7");
+        assert_eq!(error("usermove e2e4x"), "Illegal move: e2e4x");
+        assert_eq!(
+            error("level 40 5"),
+            "Error (expected level MPS BASE INC): level 40 5"
+        );
+        assert_eq!(
+            error("level 0 0 0"),
+            "Error (level gives no time): level 0 0 0"
+        );
+        assert_eq!(error("time -5"), "Error (time is not a number): time -5");
+        assert_eq!(
+            error("memory 1 2"),
+            "Error (too many parameters): memory 1 2"
+        );
+        assert_eq!(error("setboard"), "Error (missing FEN): setboard");
+    }
+}
