@@ -178,13 +178,13 @@ fn composed_positions_are_accepted_and_move_correctly() {
         // a red advisor on d1.
         (
             "3ka4/3a5/1p7/2b6/9/1c5R1/3B5/P8/3A5/P4K3 w - - 0 1",
-            [24u64, 372, 8236],
+            [24u64, 372, 8236, 129_750],
         ),
         // A black soldier on its own back rank, an advisor on f8, an elephant on e6, a red
         // elephant on d0 and a red soldier on e0, black to move.
         (
             "3kp4/5a3/9/4b4/R8/9/9/9/4K4/3BP3r b - - 0 1",
-            [18, 321, 5432],
+            [18, 321, 5432, 92_432],
         ),
     ] {
         let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
