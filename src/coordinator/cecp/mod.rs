@@ -256,8 +256,14 @@ impl<W: Write> Coordinator<W> {
     /// The answer of a search (`bestmove` in the other dialects).
     pub(super) fn cecp_bestmove(&mut self, best: Option<Move>, ponder: Option<Move>) {
         let purpose = std::mem::replace(&mut self.cecp.purpose, Purpose::Idle);
+        if let Purpose::Ponder(_) = purpose {
+            // A ponder search that ended by itself: the ponder move stays made until the
+            // reply comes (and is taken back if it is another move).
+            self.cecp.purpose = purpose;
+            return;
+        }
         if purpose != Purpose::Move {
-            // Pondering and analysis end without a move.
+            // Analysis ends without a move.
             return;
         }
         let Some(best) = best else {
@@ -286,6 +292,11 @@ impl<W: Write> Coordinator<W> {
             return;
         }
         self.position.make_move(expected);
+        if game_result(&mut self.position) != GameResult::Ongoing {
+            // The expected reply ends the game: nothing to ponder.
+            self.position.unmake_move();
+            return;
+        }
         let params = GoParams {
             ponder: true,
             ..self.cecp.clock.go_params(self.moves_made())
