@@ -1,122 +1,113 @@
-//! Command-line subcommands: `perft`, `bench`, `help`, and the daemon when there are none.
+//! The `pao` command line (clap): no subcommand starts the daemon; `perft` and `bench`.
 
+use clap::{Args, Parser, Subcommand};
 use pao::board::perft::{divide, perft};
 use pao::board::{Position, START_FEN};
 use std::time::Instant;
 
-const USAGE: &str =
-    "usage: pao                     start the engine daemon (UCCI/UCI on stdin/stdout)
-       pao perft <depth> [--fen FEN] [--divide]
-       pao perft --epd FILE [--max-depth D]
-       pao bench [--depth D] [--threads T] [--hash MB] [--fens FILE] [--no-stagger] [--no-pin]
-       pao bench --ablation [--depth D] [--positions N] [--fens FILE]
-       pao help";
+/// Pao, a xiangqi engine. With no command it is the engine daemon: it speaks UCCI, UCI or
+/// CECP (xboard) on stdin/stdout, chosen by the first line (`ucci`, `uci` or `xboard`).
+#[derive(Parser, Debug)]
+#[command(name = "pao", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaves of the legal move tree (or check an EPD file of perft counts)
+    Perft(PerftArgs),
+    /// Search the bench positions to a fixed depth; the last line's node count is the
+    /// search's signature
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+struct PerftArgs {
+    /// Depth in plies
+    #[arg(value_name = "DEPTH", required_unless_present = "epd")]
+    depth: Option<u32>,
+    /// The position (default: the start position)
+    #[arg(long, value_name = "FEN", default_value = START_FEN, hide_default_value = true)]
+    fen: String,
+    /// One line per root move with its count
+    #[arg(long)]
+    divide: bool,
+    /// Check the lines `<fen> ;D1 <n> ;D2 <n> ...` of FILE instead
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["depth", "divide"])]
+    epd: Option<String>,
+    /// With --epd: skip depths beyond D
+    #[arg(long = "max-depth", value_name = "D", requires = "epd", default_value_t = u32::MAX, hide_default_value = true)]
+    max_depth: u32,
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// Search depth (default 9; with --ablation 5)
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Search threads
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Transposition table in MiB
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=(1 << 20)))]
+    hash: Option<u32>,
+    /// Positions file (one FEN a line, '#' comments) instead of the built-in list
+    #[arg(long, value_name = "FILE")]
+    fens: Option<String>,
+    /// No Lazy SMP depth stagger for helper threads
+    #[arg(long = "no-stagger")]
+    no_stagger: bool,
+    /// Do not pin threads to cores
+    #[arg(long = "no-pin")]
+    no_pin: bool,
+    /// Search with the enhancements added one at a time (plain alpha-beta to the full search)
+    #[arg(long)]
+    ablation: bool,
+    /// Only the first N positions
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    positions: Option<u32>,
+}
 
 /// Runs the command line; returns the process exit status.
-pub fn run(args: &[String]) -> i32 {
-    let result = match args.first().map(String::as_str) {
+pub fn run() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
         None => return pao::coordinator::run_stdio(),
-        Some("perft") => perft_command(&args[1..]),
-        Some("bench") => bench_command(&args[1..]),
-        Some("help") | Some("--help") | Some("-h") => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        Some(other) => Err(CliError::Usage(format!(
-            "unknown command '{other}'\n{USAGE}"
-        ))),
+        Some(Command::Perft(a)) => perft_command(a),
+        Some(Command::Bench(a)) => bench_command(a),
     };
     match result {
         Ok(()) => 0,
-        Err(CliError::Usage(msg)) | Err(CliError::Failed(msg)) if msg.is_empty() => 1,
-        Err(e) => {
-            eprintln!("error: {e}");
-            e.status()
+        Err(CliError::Failed) => 1,
+        Err(CliError::Usage(msg)) => {
+            eprintln!("error: {msg}");
+            2
         }
     }
 }
 
-/// A command-line failure: bad usage (status 2) or a failed check (status 1).
+/// A command-line failure: bad input named on the command line (status 2) or a failed check
+/// (status 1, already reported).
 #[derive(Debug)]
 pub enum CliError {
     /// Bad arguments or bad input data.
     Usage(String),
     /// The command ran and found a failure (already reported).
-    Failed(String),
+    Failed,
 }
 
-impl CliError {
-    fn status(&self) -> i32 {
-        match self {
-            CliError::Usage(_) => 2,
-            CliError::Failed(_) => 1,
-        }
-    }
-}
-
-impl std::fmt::Display for CliError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CliError::Usage(m) | CliError::Failed(m) => write!(f, "{m}"),
-        }
-    }
-}
-
-impl From<String> for CliError {
-    fn from(s: String) -> Self {
-        CliError::Usage(s)
-    }
-}
-
-fn perft_command(args: &[String]) -> Result<(), CliError> {
-    let mut depth: Option<u32> = None;
-    let mut fen = START_FEN.to_string();
-    let mut show_divide = false;
-    let mut epd: Option<String> = None;
-    let mut max_depth = u32::MAX;
-    let mut i = 0;
-    let value = |i: usize, name: &str| -> Result<String, CliError> {
-        args.get(i + 1)
-            .cloned()
-            .ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
-    };
-    while i < args.len() {
-        match args[i].as_str() {
-            "--fen" => {
-                fen = value(i, "--fen")?;
-                i += 1;
-            }
-            "--divide" => show_divide = true,
-            "--epd" => {
-                epd = Some(value(i, "--epd")?);
-                i += 1;
-            }
-            "--max-depth" => {
-                let v = value(i, "--max-depth")?;
-                max_depth = v
-                    .parse()
-                    .map_err(|_| CliError::Usage(format!("--max-depth '{v}' is not a number")))?;
-                i += 1;
-            }
-            a if depth.is_none() && !a.starts_with("--") => {
-                depth = Some(
-                    a.parse()
-                        .map_err(|_| CliError::Usage(format!("depth '{a}' is not a number")))?,
-                );
-            }
-            a => {
-                return Err(CliError::Usage(format!(
-                    "unexpected argument '{a}'\n{USAGE}"
-                )))
-            }
-        }
-        i += 1;
-    }
-    if let Some(path) = epd {
+fn perft_command(args: PerftArgs) -> Result<(), CliError> {
+    let (fen, show_divide, max_depth) = (args.fen, args.divide, args.max_depth);
+    if let Some(path) = args.epd {
         return perft_epd(&path, max_depth);
     }
-    let depth = depth.ok_or_else(|| CliError::Usage(format!("perft needs a depth\n{USAGE}")))?;
-    let mut pos = Position::from_fen(&fen).map_err(|e| CliError::Usage(format!("bad FEN: {e}")))?;
+    let depth = args
+        .depth
+        .ok_or_else(|| CliError::Usage("perft needs a depth".to_string()))?;
+    let mut pos =
+        Position::from_fen(&fen).map_err(|e| CliError::Usage(format!("--fen '{fen}': {e}")))?;
     let start = Instant::now();
     let nodes = if show_divide {
         let rows = divide(&mut pos, depth.max(1));
@@ -194,70 +185,36 @@ fn perft_epd(path: &str, max_depth: u32) -> Result<(), CliError> {
     }
     println!("perft-epd: {passed} passed, {failed} failed");
     if failed > 0 {
-        Err(CliError::Failed(String::new()))
+        Err(CliError::Failed)
     } else {
         Ok(())
     }
 }
 
-fn bench_command(args: &[String]) -> Result<(), CliError> {
+fn bench_command(args: BenchArgs) -> Result<(), CliError> {
     use pao::bench;
     let mut options = bench::BenchOptions::default();
-    let mut fens_text = bench::BENCH_FENS.to_string();
-    let mut ablation = false;
-    let mut positions: Option<usize> = None;
-    let mut depth_given = false;
-    let mut i = 0;
-    let value = |i: usize, name: &str| -> Result<&String, CliError> {
-        args.get(i + 1)
-            .ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
-    };
-    let number = |v: &str, name: &str, max: u64| -> Result<u64, CliError> {
-        v.parse::<u64>()
-            .ok()
-            .filter(|n| (1..=max).contains(n))
-            .ok_or_else(|| CliError::Usage(format!("{name} '{v}' is not a number in 1..={max}")))
-    };
-    while i < args.len() {
-        let flag = args[i].as_str();
-        match flag {
-            "--depth" => {
-                options.depth = number(value(i, flag)?, flag, 100)? as u32;
-                depth_given = true;
-            }
-            "--threads" => options.threads = number(value(i, flag)?, flag, 1024)? as usize,
-            "--hash" => options.hash_mib = number(value(i, flag)?, flag, 1 << 20)? as usize,
-            "--fens" => {
-                let path = value(i, flag)?;
-                fens_text = std::fs::read_to_string(path)
-                    .map_err(|e| CliError::Usage(format!("cannot read '{path}': {e}")))?;
-            }
-            "--no-stagger" => {
-                options.stagger = false;
-                i += 1;
-                continue;
-            }
-            "--ablation" => {
-                ablation = true;
-                i += 1;
-                continue;
-            }
-            "--positions" => {
-                positions = Some(number(value(i, flag)?, flag, 10_000)? as usize);
-            }
-            "--no-pin" => {
-                options.pin = false;
-                i += 1;
-                continue;
-            }
-            a => {
-                return Err(CliError::Usage(format!(
-                    "unexpected argument '{a}'\n{USAGE}"
-                )))
-            }
-        }
-        i += 2;
+    if let Some(d) = args.depth {
+        options.depth = d;
     }
+    if let Some(t) = args.threads {
+        options.threads = t as usize;
+    }
+    if let Some(h) = args.hash {
+        options.hash_mib = h as usize;
+    }
+    options.stagger = !args.no_stagger;
+    options.pin = !args.no_pin;
+    let fens_text = match &args.fens {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| CliError::Usage(format!("cannot read '{path}': {e}")))?,
+        None => bench::BENCH_FENS.to_string(),
+    };
+    let (ablation, positions, depth_given) = (
+        args.ablation,
+        args.positions.map(|n| n as usize),
+        args.depth.is_some(),
+    );
     let mut fens = bench::parse_fens(&fens_text);
     if let Some(n) = positions {
         fens.truncate(n);

@@ -3,6 +3,5 @@
 mod cli;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    std::process::exit(cli::run(&args));
+    std::process::exit(cli::run());
 }

@@ -354,6 +354,28 @@ impl Options {
         ]
     }
 
+    /// The options offered to a CECP GUI (`feature option="..."`), with their current values;
+    /// the table size and the threads come from `memory` and `cores`.
+    pub fn cecp_lines(&self) -> Vec<String> {
+        let flag = |b: bool| u8::from(b);
+        let driver = if self.mtdf {
+            "pvs /// *mtdf"
+        } else {
+            "*pvs /// mtdf"
+        };
+        vec![
+            format!("Move Overhead -spin {} 0 10000", self.move_overhead_ms),
+            format!("OwnBook -check {}", flag(self.use_book)),
+            format!("BookFile -file {}", self.book_files),
+            format!("PinThreads -check {}", flag(self.pin_threads)),
+            format!("SearchDriver -combo {driver}"),
+            format!("SMPStagger -check {}", flag(self.stagger)),
+            format!("UseNNUE -check {}", flag(self.use_nnue)),
+            format!("EvalFile -file {}", self.eval_file),
+            "Clear Hash -button".to_string(),
+        ]
+    }
+
     /// The `option name ...` lines of the UCI handshake.
     pub fn uci_lines(&self) -> Vec<String> {
         vec![

@@ -91,11 +91,18 @@ fn bad_arguments_give_one_error_and_status_two() {
         vec!["bench", "--depth", "0"],
         vec!["bench", "--threads", "many"],
         vec!["frobnicate"],
+        vec!["perft", "--epd", "x.epd", "--divide"],
+        vec!["bench", "--ablation", "--positions", "x"],
     ] {
         let (code, out, err) = pao(&args);
         assert_eq!(code, 2, "{args:?}");
         assert!(out.is_empty(), "{args:?}: {out}");
         assert!(err.starts_with("error: "), "{args:?}: {err}");
+        // The error names what was wrong.
+        let named = args.iter().skip(1).any(|a| err.contains(a))
+            || err.contains("<DEPTH>")
+            || err.contains("frobnicate");
+        assert!(named, "{args:?}: {err}");
     }
 }
 
@@ -127,4 +134,27 @@ fn bench_prints_a_line_per_position_and_the_total() {
         "{out}"
     );
     assert!(lines[2].starts_with("bench: nodes "), "{out}");
+}
+
+#[test]
+fn help_and_version_on_every_command() {
+    for command in [&[][..], &["perft"], &["bench"]] {
+        for flag in ["--help", "-h"] {
+            let args: Vec<&str> = command.iter().copied().chain([flag]).collect();
+            let (code, out, err) = pao(&args);
+            assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+            let usage = format!("Usage: pao {}", command.join(" "));
+            assert!(out.contains(usage.trim_end()), "{args:?}: {out}");
+        }
+    }
+    let (code, out, _) = pao(&["help", "bench"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("--no-stagger"), "{out}");
+    for flag in ["--version", "-V"] {
+        let (code, out, _) = pao(&[flag]);
+        assert_eq!(
+            (code, out.trim()),
+            (0, format!("pao {}", env!("CARGO_PKG_VERSION")).as_str())
+        );
+    }
 }

@@ -89,20 +89,24 @@ fn every_error_says_what_and_where() {
         "piece 'A' on a0 can never stand there"
     );
     assert_eq!(
-        error("4k4/9/9/9/9/9/9/9/4B4/4K4 w"),
-        "piece 'B' on e1 can never stand there"
+        error("4k4/9/9/9/B8/9/9/9/9/3K5 w"),
+        "piece 'B' on a5 can never stand there"
     );
     assert_eq!(
-        error("4k4/9/9/9/9/B8/9/9/9/3K5 w"),
-        "piece 'B' on a4 can never stand there"
+        error("3k5/9/9/9/9/9/9/9/9/2K6 w"),
+        "piece 'K' on c0 can never stand there"
     );
     assert_eq!(
-        error("4k4/9/9/9/9/9/9/P8/9/3K5 w"),
-        "piece 'P' on a2 can never stand there"
+        error("4k4/9/9/9/9/9/9/9/9/2aK5 w"),
+        "piece 'a' on c0 can never stand there"
     );
     assert_eq!(
-        error("4k4/9/9/9/9/9/1P7/9/9/3K5 w"),
-        "piece 'P' on b3 can never stand there"
+        error("4k4/9/9/9/9/9/9/9/9/3K1b3 w"),
+        "piece 'b' on f0 can never stand there"
+    );
+    assert_eq!(
+        error("4k4/9/9/9/9/9/9/9/PPPPPP3/3K5 w"),
+        "6 pieces 'P' on the board, more than a side owns"
     );
     assert_eq!(
         error("4k4/9/9/9/9/9/9/9/9/4K4 w"),
@@ -160,4 +164,38 @@ fn move_text_in_both_numberings() {
         pos.parse_legal_move("a0a5", RankBase::Zero),
         Err(MoveTextError::Illegal("a0a5".to_string()))
     );
+}
+
+/// Composed positions (studies, puzzles) with pieces where no game could put them: accepted,
+/// and their move trees counted exactly. The counts were produced by Fairy-Stockfish (its
+/// Python binding pyffish 0.0.90, legal_moves recursively) for the same FENs.
+#[test]
+fn composed_positions_are_accepted_and_move_correctly() {
+    use pao::board::perft::perft;
+    for (fen, counts) in [
+        // Advisors on e9 and d8 (palace points off the diagonals), an elephant on c6, a black
+        // soldier behind its start on b7, red soldiers on a2 and a0, a red elephant on d3,
+        // a red advisor on d1.
+        (
+            "3ka4/3a5/1p7/2b6/9/1c5R1/3B5/P8/3A5/P4K3 w - - 0 1",
+            [24u64, 372, 8236, 129_750],
+        ),
+        // A black soldier on its own back rank, an advisor on f8, an elephant on e6, a red
+        // elephant on d0 and a red soldier on e0, black to move.
+        (
+            "3kp4/5a3/9/4b4/R8/9/9/9/4K4/3BP3r b - - 0 1",
+            [18, 321, 5432, 92_432],
+        ),
+    ] {
+        let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(pos.to_fen(), fen);
+        for (depth, &expected) in counts.iter().enumerate() {
+            assert_eq!(
+                perft(&mut pos, depth as u32 + 1),
+                expected,
+                "{fen} depth {}",
+                depth + 1
+            );
+        }
+    }
 }

@@ -288,7 +288,12 @@ fn bad_input_is_reported_and_harmless() {
     }
     e.send("isready");
     e.expect_exact("readyok");
-    // The position after h2e2 is still in place: black moves.
+    // The last position command was rejected: no search of an older position.
+    e.send("go depth 2");
+    e.expect_exact("info string error: no valid position (the last position command was rejected)");
+    e.expect_exact("nobestmove");
+    // A valid position restores the search.
+    e.send("position startpos moves h2e2");
     e.send("go depth 2");
     let (best, _) = e.expect_prefix("bestmove");
     assert_legal(

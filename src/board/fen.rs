@@ -42,7 +42,8 @@ pub enum FenError {
         /// How many.
         count: usize,
     },
-    /// A piece stands where it can never go.
+    /// A general or advisor outside its palace, or an elephant across the river: the rules
+    /// give such a piece no moves.
     Unreachable {
         /// The piece letter.
         letter: char,
@@ -93,23 +94,17 @@ impl std::fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-/// True when `piece` may ever stand on `sq` under the rules.
+/// True when the rules define the moves of `piece` on `sq`: generals and advisors in their own
+/// palace, elephants on their own side of the river, everything else anywhere. Composed
+/// positions (studies, puzzles) put pieces where no game could (an advisor on a palace edge, an
+/// elephant off its seven points, a soldier behind its starting rank); they are accepted and
+/// searched, as Pikafish and Fairy-Stockfish do.
 pub fn square_reachable(piece: Piece, sq: Square) -> bool {
     let color = piece.color();
-    let (f, r) = (sq.file(), sq.rank());
-    // Ranks seen from the piece's own side: 0 = its back rank.
-    let own_rank = match color {
-        Color::Red => r,
-        Color::Black => RANKS - 1 - r,
-    };
     match piece.kind() {
-        PieceKind::General => sq.in_palace(color),
-        PieceKind::Advisor => sq.in_palace(color) && (f + own_rank) % 2 == 1,
-        PieceKind::Elephant => {
-            matches!((f, own_rank), (2 | 6, 0) | (0 | 4 | 8, 2) | (2 | 6, 4))
-        }
-        PieceKind::Soldier => own_rank >= 5 || (own_rank >= 3 && f % 2 == 0),
-        PieceKind::Horse | PieceKind::Rook | PieceKind::Cannon => true,
+        PieceKind::General | PieceKind::Advisor => sq.in_palace(color),
+        PieceKind::Elephant => sq.on_own_side(color),
+        PieceKind::Soldier | PieceKind::Horse | PieceKind::Rook | PieceKind::Cannon => true,
     }
 }
 

@@ -12,6 +12,12 @@ use std::time::{Duration, Instant};
 
 impl<W: Write> Coordinator<W> {
     pub(super) fn go(&mut self, params: GoParams) {
+        if !self.position_valid {
+            // The GUI's board is not ours: a move of the old position would be illegal there.
+            self.error("no valid position (the last position command was rejected)");
+            self.print_final(None, None, false);
+            return;
+        }
         let mut root = self.position.clone();
         let mut legal = root.legal_moves();
         if !self.banned.is_empty() {
@@ -116,6 +122,12 @@ impl<W: Write> Coordinator<W> {
             return false;
         };
         let base = self.rank_base();
+        // CECP has no place for candidate lists outside thinking output; the move says enough.
+        let candidates = if self.dialect == Some(Dialect::Cecp) {
+            Vec::new()
+        } else {
+            candidates
+        };
         for b in &candidates {
             self.line(&format!(
                 "info depth 0 score {} pv {}",
@@ -223,13 +235,19 @@ impl<W: Write> Coordinator<W> {
         });
         let ms = a.start.elapsed().as_millis() as u64;
         let nodes = self.pool.nodes().max(result.nodes);
-        self.line(&format!("info time {ms} nodes {nodes}"));
+        if self.dialect != Some(Dialect::Cecp) {
+            self.line(&format!("info time {ms} nodes {nodes}"));
+        }
         let draw = self.options.draw_resign && a.draw_offered && result.score <= 0;
         self.print_final(result.best_move, result.ponder, draw);
         self.drain_queue();
     }
 
     pub(super) fn print_final(&mut self, best: Option<Move>, ponder: Option<Move>, draw: bool) {
+        if self.dialect == Some(Dialect::Cecp) {
+            self.cecp_bestmove(best, ponder);
+            return;
+        }
         let line = protocol::format_bestmove(
             self.dialect.unwrap_or(Dialect::Ucci),
             best,

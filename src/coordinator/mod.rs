@@ -6,8 +6,10 @@
 //!
 //! By concern: `lifecycle` (go, stop, ponderhit, quit, bestmove), `settings` (options, hash,
 //! the pool), `report` (pool events and the clock become `info` lines), `stdio` (the two
-//! threads that drive it). This file holds the state and the dispatch of commands.
+//! threads that drive it), `cecp` (the game an xboard session keeps). This file holds the
+//! state and the dispatch of commands.
 
+mod cecp;
 mod debug_view;
 mod lifecycle;
 mod report;
@@ -85,6 +87,13 @@ pub struct Coordinator<W: Write> {
     clearing: Option<u64>,
     /// `isready` arrived during a clear: answer when it is done.
     ready_pending: bool,
+    /// False after a rejected `position` (UCCI/UCI), until a valid one: `go` must not search
+    /// the previous position, which the GUI no longer shows.
+    position_valid: bool,
+    /// The CECP session (unused in the other dialects).
+    cecp: cecp::CecpState,
+    /// The CECP line being handled, for its `Error (...): LINE` replies.
+    current_line: String,
 }
 
 impl<W: Write> Coordinator<W> {
@@ -130,6 +139,9 @@ impl<W: Write> Coordinator<W> {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64)
                 | 1,
+            position_valid: true,
+            cecp: cecp::CecpState::default(),
+            current_line: String::new(),
         })
     }
 
@@ -140,7 +152,11 @@ impl<W: Write> Coordinator<W> {
     }
 
     pub(super) fn error(&mut self, msg: &str) {
-        self.line(&format!("info string error: {msg}"));
+        if self.dialect == Some(Dialect::Cecp) {
+            self.cecp_error(msg);
+        } else {
+            self.line(&format!("info string error: {msg}"));
+        }
     }
 
     pub(super) fn rank_base(&self) -> RankBase {
@@ -186,7 +202,11 @@ impl<W: Write> Coordinator<W> {
             .next()
             .unwrap_or("")
             .to_ascii_lowercase();
-        (self.active.is_some() && !IMMEDIATE.contains(&word.as_str()))
+        let immediate = match self.dialect {
+            Some(Dialect::Cecp) => self.cecp_immediate(&word),
+            _ => IMMEDIATE.contains(&word.as_str()),
+        };
+        (self.active.is_some() && !immediate)
             || (self.clearing.is_some() && !IMMEDIATE_WHILE_CLEARING.contains(&word.as_str()))
     }
 
@@ -196,6 +216,10 @@ impl<W: Write> Coordinator<W> {
             return;
         }
         self.execute(&line);
+        // A CECP command may end the engine's search without a move: what waited runs now.
+        if self.active.is_none() && !self.queue.is_empty() {
+            self.drain_queue();
+        }
     }
 
     /// Runs queued commands in order until one has to wait (a search or a clear started
@@ -211,25 +235,40 @@ impl<W: Write> Coordinator<W> {
             };
             self.execute(&line);
         }
+        if self.dialect == Some(Dialect::Cecp) && self.active.is_none() {
+            self.cecp_idle();
+        }
     }
 
     fn execute(&mut self, line: &str) {
+        if self.dialect == Some(Dialect::Cecp) {
+            self.cecp_execute(line);
+            return;
+        }
         let cmd = match protocol::parse_command(line, &self.context()) {
             Ok(Some(cmd)) => cmd,
             Ok(None) => return,
             Err(e) => {
+                if line.split_whitespace().next() == Some("position") {
+                    self.position_valid = false;
+                }
                 self.error(&e.to_string());
                 return;
             }
         };
-        if self.dialect.is_none() && !matches!(cmd, Command::Ucci | Command::Uci | Command::Quit) {
-            self.error("expected 'ucci' or 'uci' first");
+        let handshake = matches!(
+            cmd,
+            Command::Ucci | Command::Uci | Command::Xboard | Command::Quit
+        );
+        if self.dialect.is_none() && !handshake {
+            self.error("expected 'ucci', 'uci' or 'xboard' first");
             return;
         }
         match cmd {
             Command::Ucci => self.handshake(Dialect::Ucci),
             Command::Uci => self.handshake(Dialect::Uci),
             Command::IsReady if self.clearing.is_some() => self.ready_pending = true,
+            Command::Xboard => self.handshake(Dialect::Cecp),
             Command::IsReady => self.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, &value),
             Command::NewGame => self.new_game(),
@@ -266,6 +305,8 @@ impl<W: Write> Coordinator<W> {
                 }
                 self.line("uciok");
             }
+            // `protover 2` comes next and is answered with the feature lines.
+            Dialect::Cecp => {}
         }
     }
 
@@ -275,15 +316,20 @@ impl<W: Write> Coordinator<W> {
             Ok(mut pos) => {
                 for &m in moves {
                     if !pos.is_legal(m) {
+                        self.position_valid = false;
                         self.error(&format!("illegal move '{m}'"));
                         return;
                     }
                     pos.make_move(m);
                 }
                 self.position = pos;
+                self.position_valid = true;
                 self.banned.clear();
             }
-            Err(e) => self.error(&format!("bad FEN: {e}")),
+            Err(e) => {
+                self.position_valid = false;
+                self.error(&format!("bad FEN: {e}"));
+            }
         }
     }
 

@@ -108,8 +108,10 @@ impl<W: Write> Coordinator<W> {
             }
             _ => false,
         };
-        for line in &lines {
-            self.line(line);
+        if dialect != Dialect::Cecp || self.cecp_post() {
+            for line in &lines {
+                self.line(line);
+            }
         }
         if stop {
             self.pool.stop();
@@ -129,7 +131,10 @@ impl<W: Write> Coordinator<W> {
                 return;
             }
         }
-        if a.last_info.elapsed() >= Duration::from_millis(1000) {
+        // CECP has no progress line outside thinking output.
+        if a.last_info.elapsed() >= Duration::from_millis(1000)
+            && self.dialect != Some(Dialect::Cecp)
+        {
             a.last_info = Instant::now();
             let ms = a.start.elapsed().as_millis() as u64;
             let nps = nodes * 1000 / ms.max(1);

@@ -13,7 +13,8 @@ use std::sync::Arc;
 
 impl<W: Write> Coordinator<W> {
     pub(super) fn set_option(&mut self, name: &str, value: &str) {
-        let strict = self.dialect == Some(Dialect::Uci);
+        // UCCI GUIs send options blindly; UCI and CECP GUIs only send the ones offered.
+        let strict = self.dialect != Some(Dialect::Ucci);
         let before = self.options.clone();
         match self.options.set(name, value, strict) {
             Err(e) => self.error(&e),

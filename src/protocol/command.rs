@@ -10,6 +10,8 @@ pub enum Dialect {
     Ucci,
     /// UCI as Pikafish and tournament managers speak it.
     Uci,
+    /// CECP (the xboard protocol, version 2), as XBoard and WinBoard speak it.
+    Cecp,
 }
 
 /// What the parser needs to know about the session.
@@ -91,6 +93,8 @@ pub enum Command {
     Ucci,
     /// `uci`
     Uci,
+    /// `xboard`: CECP from here on (its commands have their own parser, `cecp.rs`).
+    Xboard,
     /// `isready`
     IsReady,
     /// `setoption <name> <value>` (UCCI) or `setoption name N [value V]` (UCI).
@@ -163,6 +167,7 @@ pub fn parse_command(line: &str, ctx: &ParseContext) -> Result<Option<Command>, 
     let cmd = match keyword.as_str() {
         "ucci" => Command::Ucci,
         "uci" => Command::Uci,
+        "xboard" => Command::Xboard,
         "isready" => Command::IsReady,
         "ucinewgame" => Command::NewGame,
         "stop" => Command::Stop,

@@ -28,10 +28,16 @@ pub struct InfoLine {
 }
 
 /// The score field: UCCI prints the integer (mate = +-(30000 - plies)); UCI prints `cp` or
-/// `mate` in moves (negative when mated).
+/// `mate` in moves (negative when mated); CECP prints centipawns, or 100000 + N for a mate in
+/// N moves and -100000 - N for being mated in N.
 pub fn format_score(dialect: Dialect, score: i32) -> String {
     match dialect {
         Dialect::Ucci => format!("score {score}"),
+        Dialect::Cecp => match mate_plies(score) {
+            Some(plies) if plies > 0 => format!("{}", 100_000 + (plies + 1) / 2),
+            Some(plies) => format!("{}", -100_000 - (-plies + 1) / 2),
+            None => format!("{score}"),
+        },
         Dialect::Uci => match mate_plies(score) {
             Some(plies) if plies > 0 => format!("score mate {}", (plies + 1) / 2),
             Some(plies) => format!("score mate -{}", (-plies + 1) / 2),
@@ -41,8 +47,22 @@ pub fn format_score(dialect: Dialect, score: i32) -> String {
 }
 
 /// `info depth D seldepth S [multipv I] score X [wdl W D L] time T nodes N nps P hashfull H
-/// pv ...`.
+/// pv ...`; in CECP the thinking line `ply score time nodes pv` (time in centiseconds).
 pub fn format_info(dialect: Dialect, info: &InfoLine, rank_base: RankBase) -> String {
+    if dialect == Dialect::Cecp {
+        let mut line = format!(
+            "{} {} {} {}",
+            info.depth,
+            format_score(dialect, info.score),
+            info.time_ms / 10,
+            info.nodes
+        );
+        for &m in &info.pv {
+            line.push(' ');
+            line.push_str(&format_move(m, rank_base));
+        }
+        return line;
+    }
     let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
     let multipv = info
         .multipv
@@ -70,7 +90,8 @@ pub fn format_info(dialect: Dialect, info: &InfoLine, rank_base: RankBase) -> St
     line
 }
 
-/// `bestmove m [ponder p] [draw|resign]`, or `nobestmove` (UCCI) / `bestmove (none)` (UCI).
+/// `bestmove m [ponder p] [draw|resign]`, or `nobestmove` (UCCI) / `bestmove (none)` (UCI);
+/// in CECP `move m`.
 pub fn format_bestmove(
     dialect: Dialect,
     best: Option<Move>,
@@ -83,8 +104,12 @@ pub fn format_bestmove(
         return match dialect {
             Dialect::Ucci => "nobestmove".to_string(),
             Dialect::Uci => "bestmove (none)".to_string(),
+            Dialect::Cecp => "Error (no legal move): go".to_string(),
         };
     };
+    if dialect == Dialect::Cecp {
+        return format!("move {}", format_move(best, rank_base));
+    }
     let mut line = format!("bestmove {}", format_move(best, rank_base));
     if let Some(p) = ponder {
         line.push_str(&format!(" ponder {}", format_move(p, rank_base)));

@@ -154,6 +154,34 @@ impl Engine {
         e
     }
 
+    /// CECP handshake (`xboard`, `protover 2`) with quiet defaults for tests: one core, a
+    /// small table, no pinning, a fast clock (`st 1`), no pondering; ends with `ping 1`.
+    pub fn cecp() -> Engine {
+        let mut e = Engine::start();
+        e.send("xboard");
+        e.send("protover 2");
+        e.expect_exact_eventually("feature done=1");
+        for line in [
+            "new",
+            "variant xiangqi",
+            "memory 16",
+            "cores 1",
+            "option PinThreads=0",
+            "easy",
+            "st 1",
+            "ping 1",
+        ] {
+            e.send(line);
+        }
+        e.expect_exact("pong 1");
+        e
+    }
+
+    /// Reads lines until one equals `expected`.
+    pub fn expect_exact_eventually(&mut self, expected: &str) -> Vec<String> {
+        self.read_until(expected, |l| l == expected).1
+    }
+
     /// UCI handshake with quiet defaults for tests.
     pub fn uci(threads: usize) -> Engine {
         let mut e = Engine::start();

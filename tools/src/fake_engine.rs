@@ -5,82 +5,50 @@ use pao::board::{format_move, Position, RankBase, START_FEN};
 use std::io::{BufRead, Write};
 
 /// How the fake engine misbehaves once its `--after` normal moves are used up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Behaviour {
     Random,
     Illegal,
     Crash,
     Hang,
     Garbage,
+    #[value(name = "nobestmove")]
     NoBestMove,
     Slow,
 }
 
-struct Fake {
-    uci: bool,
-    behaviour: Behaviour,
-    after: u64,
-    delay_ms: u64,
-    seed: u64,
-    variant: bool,
-    millisec: bool,
+/// The dialect the fake engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Proto {
+    Ucci,
+    Uci,
 }
 
-fn parse_args(args: &[String]) -> Result<Fake, String> {
-    let mut f = Fake {
-        uci: false,
-        behaviour: Behaviour::Random,
-        after: 0,
-        delay_ms: 0,
-        seed: 0,
-        variant: false,
-        millisec: true,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let value = || args.get(i + 1).ok_or(format!("{} needs a value", args[i]));
-        let number = |v: &String| v.parse::<u64>().map_err(|_| format!("bad number '{v}'"));
-        match args[i].as_str() {
-            "--proto" => {
-                f.uci = match value()?.as_str() {
-                    "uci" => true,
-                    "ucci" => false,
-                    v => return Err(format!("bad protocol '{v}'")),
-                };
-                i += 1;
-            }
-            "--behaviour" | "--behavior" => {
-                f.behaviour = match value()?.as_str() {
-                    "random" => Behaviour::Random,
-                    "illegal" => Behaviour::Illegal,
-                    "crash" => Behaviour::Crash,
-                    "hang" => Behaviour::Hang,
-                    "garbage" => Behaviour::Garbage,
-                    "nobestmove" => Behaviour::NoBestMove,
-                    "slow" => Behaviour::Slow,
-                    v => return Err(format!("bad behaviour '{v}'")),
-                };
-                i += 1;
-            }
-            "--after" => {
-                f.after = number(value()?)?;
-                i += 1;
-            }
-            "--delay-ms" => {
-                f.delay_ms = number(value()?)?;
-                i += 1;
-            }
-            "--seed" => {
-                f.seed = number(value()?)?;
-                i += 1;
-            }
-            "--variant" => f.variant = true,
-            "--no-millisec" => f.millisec = false,
-            other => return Err(format!("fake-engine: unknown argument '{other}'")),
-        }
-        i += 1;
-    }
-    Ok(f)
+/// `pao-tools fake-engine`: a scripted engine for tests. Random legal moves (a fixed function
+/// of position and seed) for the first N moves, then the chosen misbehaviour.
+#[derive(clap::Args, Debug)]
+pub struct FakeArgs {
+    /// Dialect
+    #[arg(long, value_enum, default_value = "ucci")]
+    proto: Proto,
+    /// What to do once the normal moves are used up
+    #[arg(long, alias = "behavior", value_enum, default_value = "random")]
+    behaviour: Behaviour,
+    /// Normal moves before the misbehaviour
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    after: u64,
+    /// Delay of a `slow` move
+    #[arg(long = "delay-ms", value_name = "MS", default_value_t = 0)]
+    delay_ms: u64,
+    /// Seed of the move choice
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Advertise UCI_Variant (moves with ranks 1-10 once it is set)
+    #[arg(long)]
+    variant: bool,
+    /// Do not advertise usemillisec (UCCI)
+    #[arg(long = "no-millisec")]
+    no_millisec: bool,
 }
 
 fn mix(mut z: u64) -> u64 {
@@ -110,18 +78,10 @@ fn parse_position(line: &str, base: RankBase) -> Option<Position> {
     Some(pos)
 }
 
-/// Help for `fake-engine`.
-pub fn usage() -> String {
-    "pao-tools fake-engine --proto ucci|uci [--behaviour random|illegal|crash|hang|garbage|\
-     nobestmove|slow] [--after N] [--delay-ms MS] [--seed S] [--variant] [--no-millisec]
-  A scripted engine for tests: random legal moves (a fixed function of position and seed)
-  for the first N moves, then the chosen misbehaviour."
-        .to_string()
-}
-
 /// Runs the fake engine on stdin/stdout.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let f = parse_args(args)?;
+pub fn run(f: FakeArgs) -> Result<(), crate::Failure> {
+    let uci = f.proto == Proto::Uci;
+    let millisec = !f.no_millisec;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let mut say = |s: &str| {
@@ -139,14 +99,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
             continue;
         }
         match line.split_whitespace().next().unwrap_or("") {
-            "ucci" if !f.uci => {
+            "ucci" if !uci => {
                 say("id name FakeUcci");
-                if f.millisec {
+                if millisec {
                     say("option usemillisec type check default true");
                 }
                 say("ucciok");
             }
-            "uci" if f.uci => {
+            "uci" if uci => {
                 say("id name FakeUci");
                 if f.variant {
                     say("option name UCI_Variant type combo default xiangqi var xiangqi");
@@ -174,11 +134,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
                         say("%%% not a protocol line %%%");
                         say("bestmove zz99");
                     }
-                    Behaviour::NoBestMove => say(if f.uci {
-                        "bestmove (none)"
-                    } else {
-                        "nobestmove"
-                    }),
+                    Behaviour::NoBestMove => {
+                        say(if uci { "bestmove (none)" } else { "nobestmove" })
+                    }
                     Behaviour::Illegal => {
                         // A well-formed move that is not legal here: the first such square pair.
                         let bad = pao::board::Square::all()
@@ -194,16 +152,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
                             std::thread::sleep(std::time::Duration::from_millis(f.delay_ms));
                         }
                         if legal.is_empty() {
-                            say(if f.uci {
-                                "bestmove (none)"
-                            } else {
-                                "nobestmove"
-                            });
+                            say(if uci { "bestmove (none)" } else { "nobestmove" });
                         } else {
                             let m = legal[(mix(pos.key() ^ f.seed) % legal.len() as u64) as usize];
                             let score = (mix(pos.key()) % 41) as i64 - 20;
                             let text = format_move(m, base);
-                            if f.uci {
+                            if uci {
                                 say(&format!("info depth 1 score cp {score} nodes 1 pv {text}"));
                             } else {
                                 say(&format!(
@@ -216,7 +170,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 }
             }
             "quit" => {
-                if !f.uci {
+                if !uci {
                     say("bye");
                 }
                 break;

@@ -1,18 +1,20 @@
 //! `pao-tools judge <FEN|startpos> [moves ...]`: the ruling on a game by Pao's rules.
 
-/// Help text.
-pub fn usage() -> String {
-    "usage: pao-tools judge <FEN|startpos> [moves ...]\n\
-     Plays the moves (ICCS, ranks 0-9) and prints `ongoing`, or `red wins` / `black wins` /\n\
-     `draw` with the reason (checkmate, stalemate, perpetual check, perpetual chase,\n\
-     repetition, sixty-move rule, insufficient material).\n"
-        .to_string()
+/// `pao-tools judge`: plays the moves (ICCS, ranks 0-9) and prints `ongoing`, or `red wins` /
+/// `black wins` / `draw` with the reason (checkmate, stalemate, perpetual check, perpetual
+/// chase, repetition, sixty-move rule, insufficient material).
+#[derive(clap::Args, Debug)]
+pub struct JudgeArgs {
+    /// A FEN (as several words) or `startpos`, then the moves
+    #[arg(value_name = "FEN|startpos [MOVES]", required = true, num_args = 1..)]
+    words: Vec<String>,
 }
 
 /// The FEN may be given as several words (`... w - - 0 1`) or `startpos`; moves follow it.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: JudgeArgs) -> Result<(), crate::Failure> {
+    let args = &args.words;
     let Some(first) = args.first() else {
-        return Err(format!("needs a FEN\n{}", usage()));
+        return Err(crate::Failure::Usage("needs a FEN".to_string()));
     };
     let (fen, moves) = if first == "startpos" {
         (pao::board::START_FEN.to_string(), &args[1..])
@@ -26,6 +28,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         (args[..end].join(" "), &args[end..])
     };
     let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-    println!("{}", pao::board::rules::judge(&fen, &moves)?);
+    let ruling = pao::board::rules::judge(&fen, &moves).map_err(crate::Failure::Usage)?;
+    println!("{ruling}");
     Ok(())
 }

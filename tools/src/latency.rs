@@ -5,44 +5,29 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Help text.
-pub fn usage() -> String {
-    "usage: pao-tools latency [--engine PATH] [--threads 1,2,16] [--runs N]\n\
-     Times `stop` to `bestmove` of a UCCI engine after `go infinite` (median, p90, max).\n"
-        .to_string()
+/// `pao-tools latency`: times `stop` to `bestmove` of a UCCI engine after `go infinite`
+/// (median, p90, max).
+#[derive(clap::Args, Debug)]
+pub struct LatencyArgs {
+    /// The engine
+    #[arg(long, value_name = "PATH", default_value = "target/release/pao")]
+    engine: String,
+    /// Thread counts, comma-separated
+    #[arg(
+        long,
+        value_name = "T,T,...",
+        value_delimiter = ',',
+        default_value = "1,2,16"
+    )]
+    threads: Vec<usize>,
+    /// Runs per thread count
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
 }
 
 /// Runs the measurement; prints one table row per thread count.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut engine = String::from("target/release/pao");
-    let mut threads = vec![1usize, 2, 16];
-    let mut runs = 20usize;
-    let mut i = 0;
-    while i < args.len() {
-        let value = args
-            .get(i + 1)
-            .ok_or_else(|| format!("{} needs a value", args[i]))?;
-        match args[i].as_str() {
-            "--engine" => engine = value.clone(),
-            "--threads" => {
-                threads = value
-                    .split(',')
-                    .map(|t| {
-                        t.trim()
-                            .parse::<usize>()
-                            .map_err(|_| format!("bad thread count '{t}'"))
-                    })
-                    .collect::<Result<_, _>>()?
-            }
-            "--runs" => {
-                runs = value
-                    .parse()
-                    .map_err(|_| format!("bad run count '{value}'"))?
-            }
-            other => return Err(format!("unexpected argument '{other}'")),
-        }
-        i += 2;
-    }
+pub fn run(args: LatencyArgs) -> Result<(), crate::Failure> {
+    let (engine, threads, runs) = (args.engine, args.threads, args.runs as usize);
     println!(
         "{:>8} {:>6} {:>10} {:>10} {:>10}",
         "threads", "runs", "median_ms", "p90_ms", "max_ms"

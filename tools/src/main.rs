@@ -1,108 +1,140 @@
 //! `pao-tools`: tournament runner, thread-scaling report and book builder for xiangqi engines.
 
-mod adjudication;
-mod book_cmd;
-mod clock;
+mod book;
 mod datagen;
-mod engine;
 mod fake_engine;
-mod game;
 mod judge;
 mod latency;
-mod match_cmd;
-mod openings;
+mod r#match;
 mod openings_gen;
-mod pgn;
-mod player;
-mod plot;
-mod progress;
-mod protocol;
-mod referee;
-mod report;
 mod scaling;
-mod schedule;
-mod spec;
-mod state;
-mod stats;
-mod tournament;
 mod train;
 
-/// A subcommand: its name, one line of help, the full help, and its entry point.
-struct Command {
-    name: &'static str,
-    summary: &'static str,
-    usage: fn() -> String,
-    run: fn(&[String]) -> Result<(), String>,
-    hidden: bool,
+use clap::{CommandFactory, Parser, Subcommand};
+
+/// Tools for testing Pao and other xiangqi engines.
+#[derive(Parser, Debug)]
+#[command(name = "pao-tools", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-const fn command(
-    name: &'static str,
-    summary: &'static str,
-    usage: fn() -> String,
-    run: fn(&[String]) -> Result<(), String>,
-) -> Command {
-    Command {
-        name,
-        summary,
-        usage,
-        run,
-        hidden: false,
+/// Every subcommand; each one's arguments and entry point live in its own module.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Engine-versus-engine tournaments (UCCI/UCI), refereed with Pao's rules
+    Match(r#match::MatchArgs),
+    /// Thread-scaling report from `pao bench` (CSV, SVG, table)
+    Scaling(scaling::ScalingArgs),
+    /// Build Pao's opening book from games, or show a book's moves
+    Book(book::BookArgs),
+    /// Generate balanced openings with Pao's search
+    Openings(Raw),
+    /// Self-play training data for the network (and `datagen stats FILE`)
+    Datagen(datagen::DatagenArgs),
+    /// Rule on a game: ongoing, or who won and why
+    Judge(judge::JudgeArgs),
+    /// Stop-to-bestmove times at several thread counts
+    Latency(latency::LatencyArgs),
+    /// Train the network on datagen data (CPU), write a net file
+    Train(Raw),
+    /// Synthetic training data (tests, timing)
+    #[command(name = "synth-data", hide = true)]
+    SynthData(Raw),
+    /// A scripted engine for tests
+    #[command(name = "fake-engine", hide = true)]
+    FakeEngine(fake_engine::FakeArgs),
+}
+
+/// The arguments of a command that still parses its own (`openings`, `train`): `--help` and
+/// `-h` print its usage, a rejected argument exits with status 2 like clap's own errors.
+#[derive(clap::Args, Debug)]
+#[command(disable_help_flag = true)]
+struct Raw {
+    #[arg(num_args = 0.., allow_hyphen_values = true, trailing_var_arg = true)]
+    args: Vec<String>,
+}
+
+impl Raw {
+    /// Prints `usage` for `--help`/`-h`; else checks the arguments with `parse` (a usage error)
+    /// and runs the command (a run error).
+    fn run<T>(
+        &self,
+        usage: fn() -> String,
+        parse: fn(&[String]) -> Result<T, String>,
+        run: fn(&[String]) -> Result<(), String>,
+    ) -> Result<(), Failure> {
+        if self.args.iter().any(|a| a == "--help" || a == "-h") {
+            print!("{}", usage());
+            return Ok(());
+        }
+        parse(&self.args).map_err(Failure::Usage)?;
+        Ok(run(&self.args)?)
     }
 }
 
-/// Every subcommand. Adding one is one row here (plus its `mod` line above), e.g.
-/// `command("book", "build an opening book", book_cmd::usage, book_cmd::run),`.
-#[rustfmt::skip]
-const COMMANDS: &[Command] = &[
-    command("match", "engine-versus-engine tournaments (UCCI/UCI)", match_cmd::usage, match_cmd::run),
-    command("scaling", "thread-scaling report from `pao bench` (CSV, SVG, table)", scaling::usage, scaling::run),
-    command("openings", "generate balanced openings with Pao's search", openings_gen::usage, openings_gen::run),
-    command("book", "build Pao's opening book from games, or show a book's moves", book_cmd::usage, book_cmd::run),
-    command("datagen", "self-play training data for the network (and `datagen stats FILE`)", datagen::usage, datagen::run),
-    command("judge", "rule on a game: ongoing, or who won and why", judge::usage, judge::run),
-    command("latency", "stop-to-bestmove times at several thread counts", latency::usage, latency::run),
-    command("train", "train the network on datagen data (CPU), write a net file", train::usage, train::run),
-    Command { hidden: true, ..command("synth-data", "synthetic training data (tests, timing)", train::synth::usage, train::run_synth) },
-    Command { hidden: true, ..command("fake-engine", "scripted engine for tests", fake_engine::usage, fake_engine::run) },
-];
+impl Command {
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Match(_) => "match",
+            Command::Scaling(_) => "scaling",
+            Command::Book(_) => "book",
+            Command::Openings(_) => "openings",
+            Command::Train(_) => "train",
+            Command::SynthData(_) => "synth-data",
+            Command::Datagen(_) => "datagen",
+            Command::Judge(_) => "judge",
+            Command::Latency(_) => "latency",
+            Command::FakeEngine(_) => "fake-engine",
+        }
+    }
+}
 
-fn help(topic: Option<&str>) -> String {
-    if let Some(c) = topic.and_then(|t| COMMANDS.iter().find(|c| c.name == t)) {
-        return (c.usage)();
+/// Why a command failed.
+#[derive(Debug)]
+pub enum Failure {
+    /// A bad argument or bad input named on the command line: reported as clap reports its own
+    /// errors, exit status 2.
+    Usage(String),
+    /// The command ran and failed (an engine could not be run, a file could not be written):
+    /// exit status 1.
+    Run(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure::Run(message)
     }
-    let mut s = String::from("usage: pao-tools <command> [arguments]\ncommands:\n");
-    for c in COMMANDS.iter().filter(|c| !c.hidden) {
-        s.push_str(&format!("  {:<10} {}\n", c.name, c.summary));
-    }
-    s.push_str("  help [COMMAND]  this text, or a command's options\n");
-    s
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let status = match args.first().map(String::as_str) {
-        None | Some("help") | Some("--help") | Some("-h") => {
-            print!("{}", help(args.get(1).map(String::as_str)));
-            if args.is_empty() {
-                2
-            } else {
-                0
-            }
-        }
-        Some(name) => match COMMANDS.iter().find(|c| c.name == name) {
-            Some(c) => match (c.run)(&args[1..]) {
-                Ok(()) => 0,
-                Err(e) => {
-                    eprintln!("pao-tools {name}: {e}");
-                    1
-                }
-            },
-            None => {
-                eprintln!("pao-tools: unknown command '{name}'\n{}", help(None));
-                2
-            }
-        },
+    let cli = Cli::parse();
+    let name = cli.command.name();
+    let result = match cli.command {
+        Command::Match(a) => r#match::run(a),
+        Command::Scaling(a) => scaling::run(a),
+        Command::Book(a) => book::run(a),
+        Command::Openings(a) => a.run(openings_gen::usage, openings_gen::parse, openings_gen::run),
+        Command::Train(a) => a.run(train::usage, train::args::parse, train::run),
+        Command::SynthData(a) => a.run(train::synth::usage, |_| Ok(()), train::run_synth),
+        Command::Datagen(a) => datagen::run(a),
+        Command::Judge(a) => judge::run(a),
+        Command::Latency(a) => latency::run(a),
+        Command::FakeEngine(a) => fake_engine::run(a),
     };
-    std::process::exit(status);
+    match result {
+        Ok(()) => {}
+        Err(Failure::Usage(message)) => {
+            let mut cmd = Cli::command();
+            let sub = cmd.find_subcommand_mut(name).map(|s| s.clone());
+            let mut cmd = sub.unwrap_or(cmd).bin_name(format!("pao-tools {name}"));
+            cmd.error(clap::error::ErrorKind::ValueValidation, message)
+                .exit()
+        }
+        Err(Failure::Run(message)) => {
+            eprintln!("pao-tools {name}: {message}");
+            std::process::exit(1);
+        }
+    }
 }

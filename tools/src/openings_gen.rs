@@ -159,7 +159,7 @@ pub fn generate(
     Ok(out)
 }
 
-fn parse(args: &[String]) -> Result<GenConfig, String> {
+pub fn parse(args: &[String]) -> Result<GenConfig, String> {
     let mut cfg = GenConfig::default();
     let mut i = 0;
     while i < args.len() {

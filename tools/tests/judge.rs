@@ -44,15 +44,18 @@ fn rulings() {
 
 #[test]
 fn bad_input_is_one_error_line() {
+    // Bad input is a bad argument: clap's error format, status 2, nothing on stdout.
     let (code, out, err) = judge(&["startpos", "h2e2", "h2e2"]);
-    assert_eq!((code, out.as_str()), (1, ""));
-    assert!(
-        err.starts_with("pao-tools judge: ") && err.contains("h2e2") && err.lines().count() == 1,
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err.lines().next(),
+        Some("error: move 2 (h2e2): illegal move 'h2e2'"),
         "{err}"
     );
     let (code, _, err) = judge(&["rnbakabnr/9", "w"]);
-    assert_eq!(code, 1);
-    assert!(err.contains("FEN"), "{err}");
-    let (code, _, _) = judge(&[]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: ") && err.contains("FEN"), "{err}");
+    let (code, _, err) = judge(&[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("required"), "{err}");
 }

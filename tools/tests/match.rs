@@ -94,6 +94,19 @@ fn misbehaviour(
         out.contains("\nA           2     2      0     0     2.0 100.0%  +inf\n"),
         "{out}"
     );
+    // Both games ended the same way: one entry of the fixed list, counted twice, and each
+    // reason starts with its name.
+    let tally = out
+        .lines()
+        .find_map(|l| l.strip_prefix("terminations: "))
+        .unwrap_or_else(|| panic!("no terminations line in {out}"));
+    let name = tally
+        .strip_suffix(" 2")
+        .unwrap_or_else(|| panic!("{tally}"));
+    assert!(
+        rows.iter().all(|r| r.3.starts_with(name)),
+        "{tally} {rows:?}"
+    );
     rows
 }
 
@@ -119,7 +132,7 @@ fn hang_loses_on_time() {
 #[test]
 fn hang_with_depth_limit_loses_after_move_timeout() {
     let rows = misbehaviour("hangdepth", "hang", "uci", "--depth 3 --movetimeout 1");
-    assert_eq!(rows[0].3, "no move within 1000 ms by B");
+    assert_eq!(rows[0].3, "hang (no move within 1000 ms) by B");
 }
 
 #[test]
@@ -206,7 +219,7 @@ fn check_pgn(pgn: &str) -> usize {
             "repetition" | "sixty-move rule" | "insufficient material" => {
                 assert_eq!(result, "1/2-1/2", "game {games}")
             }
-            t if t.starts_with("perpetual") || t.ends_with("plies played") => {}
+            "perpetual check" | "perpetual chase" | "ply limit" => {}
             t => panic!("game {games}: unexpected termination '{t}'"),
         }
     }
@@ -234,6 +247,15 @@ fn normal_games_finish_with_legal_results_and_uci_ranks_one_to_ten() {
         out.contains("pentanomial [0, 1/2, 1, 3/2, 2] over 3 pairs"),
         "{out}"
     );
+    let tally = out
+        .lines()
+        .find_map(|l| l.strip_prefix("terminations: "))
+        .unwrap_or_else(|| panic!("no terminations line in {out}"));
+    let counted: usize = tally
+        .split(", ")
+        .map(|part| part.rsplit_once(' ').unwrap().1.parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(counted, 6, "{tally}");
     for r in &rows {
         assert!(
             !r.3.contains("by A") && !r.3.contains("by B"),

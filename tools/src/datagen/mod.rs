@@ -7,8 +7,9 @@ mod rng;
 mod stats;
 mod writer;
 
-use crate::openings;
-use clap::{Parser, Subcommand};
+use crate::r#match::openings;
+use crate::Failure;
+use clap::Subcommand;
 use pao::search::SearchConfig;
 use play::{PlaySettings, Player};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -17,12 +18,8 @@ use std::time::{Duration, Instant};
 use writer::OrderedWriter;
 
 /// Generate self-play training positions, or summarise a data file.
-#[derive(Parser, Debug)]
-#[command(
-    name = "pao-tools datagen",
-    version,
-    args_conflicts_with_subcommands = true
-)]
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct DatagenArgs {
     #[command(subcommand)]
     command: Option<DatagenCommand>,
@@ -81,24 +78,22 @@ pub struct RunArgs {
     report_every: u64,
 }
 
-/// Usage text for `pao-tools help datagen`.
-pub fn usage() -> String {
-    use clap::CommandFactory;
-    DatagenArgs::command().render_help().to_string()
-}
-
 /// Entry point.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let parsed = DatagenArgs::try_parse_from(
-        std::iter::once("datagen".to_string()).chain(args.iter().cloned()),
-    )
-    .map_err(|e| e.to_string().trim_end().to_string())?;
+pub fn run(parsed: DatagenArgs) -> Result<(), Failure> {
     match parsed.command {
         Some(DatagenCommand::Stats { files }) => {
             print!("{}", stats::report(&files)?);
             Ok(())
         }
-        None => generate(&parsed.run),
+        None => {
+            if parsed.run.out.is_none() {
+                return Err(Failure::Usage("--out FILE is required".into()));
+            }
+            if parsed.run.nodes == 0 {
+                return Err(Failure::Usage("--nodes must be at least 1".into()));
+            }
+            Ok(generate(&parsed.run)?)
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::record::{Outcome, Record};
 use super::rng::SplitMix64;
-use crate::openings::Opening;
+use crate::r#match::openings::Opening;
 use pao::board::rules::{game_result, GameResult};
 use pao::board::{Color, Position};
 use pao::search::score::is_decisive;

@@ -1,8 +1,8 @@
 //! The two dialects: UCCI and UCI (xiangqi). Handshake, option and `go` lines out; `info` and
 //! `bestmove` lines in.
 
-use crate::clock::Clock;
-use crate::engine::{EngineError, EngineProcess};
+use super::process::{EngineError, EngineProcess};
+use crate::r#match::clock::Clock;
 use std::time::Duration;
 
 /// The protocol an engine speaks.
@@ -105,6 +105,20 @@ impl Score {
         }
     }
 
+    /// A UCCI score, which is a bare integer: engines write a mate as +-(M - plies), Pao with
+    /// M = 30000 (plies up to 1000), ElephantEye with M = 10000 (plies up to 99, below that
+    /// its own "ban" scores begin). Those become mate scores in moves; the rest is centipawns.
+    pub fn from_ucci(v: i32) -> Score {
+        for (mate, max_plies) in [(30_000, 1_000), (10_000, 99)] {
+            let plies = mate - v.abs();
+            if (0..=max_plies).contains(&plies) {
+                let moves = (plies + 1) / 2;
+                return Score::Mate(if v < 0 { -moves } else { moves });
+            }
+        }
+        Score::Cp(v)
+    }
+
     /// As in PGN comments: `+0.25`, `-1.00`, `+M5`, `-M3`.
     pub fn pgn(self) -> String {
         match self {
@@ -162,7 +176,7 @@ pub fn parse_info(line: &str, info: &mut Info) {
                 }
                 Some(w) => {
                     if let Ok(v) = w.parse() {
-                        info.score = Some(Score::Cp(v));
+                        info.score = Some(Score::from_ucci(v));
                     }
                     i += 1;
                 }
@@ -302,6 +316,27 @@ mod tests {
         assert_eq!(Score::Cp(-5).pgn(), "-0.05");
         assert_eq!(Score::Cp(250).pgn(), "+2.50");
         assert_eq!(Score::Mate(-3).pgn(), "-M3");
+    }
+
+    #[test]
+    fn ucci_mate_scores_become_mates_in_moves() {
+        let mut i = Info::default();
+        // Pao: mate in 13 plies (7 moves) for the side to move; mated in 8 plies (4 moves).
+        parse_info("info depth 20 score 29987 pv h2e2", &mut i);
+        assert_eq!(
+            (i.score, i.score.map(Score::pgn)),
+            (Some(Score::Mate(7)), Some("+M7".into()))
+        );
+        parse_info("info depth 20 score -29992 pv h2e2", &mut i);
+        assert_eq!(i.score.map(Score::pgn), Some("-M4".into()));
+        // ElephantEye's MATE_VALUE 10000.
+        parse_info("info depth 9 score 9995", &mut i);
+        assert_eq!(i.score, Some(Score::Mate(3)));
+        // Large but ordinary scores, and ElephantEye's ban scores, stay centipawns.
+        for (v, pgn) in [(28_999, "+289.99"), (-9_850, "-98.50"), (2_000, "+20.00")] {
+            parse_info(&format!("info score {v}"), &mut i);
+            assert_eq!(i.score.map(Score::pgn), Some(pgn.to_string()), "{v}");
+        }
     }
 
     #[test]

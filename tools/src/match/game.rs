@@ -1,13 +1,14 @@
 //! Plays one game between two engines under the referee's eye.
 
-use crate::adjudication::{DrawRule, ResignRule, ScoreHistory};
-use crate::clock::{Charge, Clock, Limit};
-use crate::engine::EngineError;
-use crate::openings::Opening;
-use crate::player::Player;
-use crate::protocol::{go_line, BestMove, GoLimit, Protocol};
-use crate::referee::{self, Outcome};
-use crate::spec::EngineSpec;
+use super::adjudication::{DrawRule, ResignRule, ScoreHistory};
+use super::client::player::Player;
+use super::client::process::EngineError;
+use super::client::protocol::{go_line, BestMove, GoLimit, Protocol};
+use super::client::spec::EngineSpec;
+use super::clock::{Charge, Clock, Limit};
+use super::openings::Opening;
+use super::referee::{self, Outcome};
+use super::termination::Termination;
 use pao::board::{format_move, parse_move, Color, Move, MoveTextError, Position, RankBase};
 use std::time::{Duration, Instant};
 
@@ -45,7 +46,10 @@ pub struct GameRecord {
     pub comments: Vec<String>,
     /// Result.
     pub outcome: Outcome,
-    /// Why the game ended.
+    /// How the game ended, from the fixed list.
+    pub termination: Termination,
+    /// Why the game ended, in full: the termination's name, then details (the engine at
+    /// fault, the move, the time).
     pub reason: String,
 }
 
@@ -77,7 +81,7 @@ fn position_line(
     s
 }
 
-fn comment(info: &crate::protocol::Info, used_ms: u64) -> String {
+fn comment(info: &super::client::protocol::Info, used_ms: u64) -> String {
     let secs = format!("{}.{:03}s", used_ms / 1000, used_ms % 1000);
     match (info.score, info.depth) {
         (Some(s), Some(d)) => format!("{}/{d} {secs}", s.pgn()),
@@ -100,6 +104,7 @@ pub fn play_game(
         moves: Vec::new(),
         comments: Vec::new(),
         outcome: Outcome::Draw,
+        termination: Termination::StartFailure,
         reason: String::new(),
     };
     let hs = Duration::from_millis(cfg.handshake_timeout_ms);
@@ -113,13 +118,14 @@ pub fn play_game(
             Ok(p) => players.push(p),
             Err(e) => {
                 record.outcome = Outcome::loss_for(color);
-                record.reason = format!("failed to start: {e}");
+                record.reason = format!("start failure ({e}) by {}", spec.name);
                 return Ok(record);
             }
         }
     }
-    let (outcome, reason) = run(&mut players, &mut record, cfg)?;
+    let (outcome, termination, reason) = run(&mut players, &mut record, cfg)?;
     record.outcome = outcome;
+    record.termination = termination;
     record.reason = reason;
     for p in players {
         p.quit();
@@ -131,7 +137,7 @@ fn run(
     players: &mut [Player],
     record: &mut GameRecord,
     cfg: &GameConfig,
-) -> Result<(Outcome, String), String> {
+) -> Result<(Outcome, Termination, String), String> {
     let mut pos = record.opening.position()?;
     let start_fen = record.opening.fen.clone();
     let mut all_moves: Vec<Move> = record.opening.moves.clone();
@@ -160,11 +166,12 @@ fn run(
     };
     let mut scores = ScoreHistory::default();
     loop {
-        if let Some(result) = referee::game_over(&mut pos) {
-            return Ok(result);
+        if let Some((outcome, termination)) = referee::game_over(&mut pos) {
+            return Ok((outcome, termination, termination.name().to_string()));
         }
         if record.moves.len() >= cfg.max_plies {
-            return Ok((Outcome::Draw, format!("{} plies played", cfg.max_plies)));
+            let why = format!("ply limit ({} plies played)", cfg.max_plies);
+            return Ok((Outcome::Draw, Termination::PlyLimit, why));
         }
         let side = pos.side_to_move();
         let name = if side == Color::Red {
@@ -172,7 +179,11 @@ fn run(
         } else {
             &record.black
         };
-        let loss = |why: String| Ok((Outcome::loss_for(side), format!("{why} by {name}")));
+        // A fault of the engine to move: it loses; the reason names it.
+        let loss = |termination: Termination, detail: String| {
+            let why = format!("{}{detail} by {name}", termination.name());
+            Ok((Outcome::loss_for(side), termination, why))
+        };
         let player = &mut players[side.index()];
         let limit = match (&clocks, &cfg.limit) {
             (Some(c), _) => GoLimit::Clocks {
@@ -204,31 +215,42 @@ fn run(
         let used_ms = started.elapsed().as_millis() as u64;
         let (best, info) = match reply {
             Ok(r) => r,
-            Err(EngineError::Timeout) if timed => return loss("time forfeit (no move)".into()),
-            Err(EngineError::Timeout) => return loss(format!("no move within {budget_ms} ms")),
-            Err(EngineError::Eof) => return loss("crash (engine exited)".into()),
-            Err(EngineError::Io(e)) => return loss(format!("engine error ({e})")),
+            Err(EngineError::Timeout) if timed => {
+                return loss(Termination::TimeForfeit, " (no move)".into())
+            }
+            Err(EngineError::Timeout) => {
+                return loss(
+                    Termination::Hang,
+                    format!(" (no move within {budget_ms} ms)"),
+                )
+            }
+            Err(EngineError::Eof) => return loss(Termination::Crash, " (engine exited)".into()),
+            Err(EngineError::Io(e)) => return loss(Termination::EngineError, format!(" ({e})")),
         };
         let text = match best {
-            BestMove::None => return loss("no move given while legal moves exist".into()),
+            BestMove::None => {
+                return loss(Termination::NoMoveGiven, " while legal moves exist".into())
+            }
             BestMove::Move(t) => t,
         };
         let m = match parse_move(&text, player.rank_base) {
             Err(MoveTextError::Malformed(_)) | Err(MoveTextError::Illegal(_)) => {
-                return loss(format!("garbage move '{text}'"))
+                return loss(Termination::GarbageMove, format!(" '{text}'"))
             }
-            Ok(m) if !pos.is_legal(m) => return loss(format!("illegal move '{text}'")),
+            Ok(m) if !pos.is_legal(m) => {
+                return loss(Termination::IllegalMove, format!(" '{text}'"))
+            }
             Ok(m) => m,
         };
         match &mut clocks {
             Some(c) => {
                 if c[side.index()].charge(used_ms, cfg.margin_ms) == Charge::Forfeit {
-                    return loss(format!("time forfeit ({used_ms} ms)"));
+                    return loss(Termination::TimeForfeit, format!(" ({used_ms} ms)"));
                 }
             }
             None => {
                 if timed && used_ms > budget_ms {
-                    return loss(format!("time forfeit ({used_ms} ms)"));
+                    return loss(Termination::TimeForfeit, format!(" ({used_ms} ms)"));
                 }
             }
         }
@@ -243,15 +265,18 @@ fn run(
         scores.push(side, info.score);
         if let Some(rule) = &cfg.resign {
             if let Some(loser) = scores.resign(rule) {
+                let why = "adjudication: resign by scores".to_string();
                 return Ok((
                     Outcome::loss_for(loser),
-                    "adjudication: resign by scores".into(),
+                    Termination::ResignAdjudication,
+                    why,
                 ));
             }
         }
         if let Some(rule) = &cfg.draw {
             if scores.draw(rule, (record.moves.len() / 2) as u32) {
-                return Ok((Outcome::Draw, "adjudication: draw by scores".into()));
+                let why = "adjudication: draw by scores".to_string();
+                return Ok((Outcome::Draw, Termination::DrawAdjudication, why));
             }
         }
     }

@@ -1,8 +1,8 @@
 //! The results file: one tab-separated line per finished game, appended as games end, so an
 //! interrupted match can be resumed without losing anything.
 
-use crate::referee::Outcome;
-use crate::schedule::Job;
+use super::referee::Outcome;
+use super::schedule::Job;
 use std::collections::BTreeMap;
 use std::io::Write;
 
@@ -148,7 +148,7 @@ pub fn append_result(path: &str, r: &GameResult) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule::schedule;
+    use crate::r#match::schedule::schedule;
 
     #[test]
     fn round_trip_and_checks() {

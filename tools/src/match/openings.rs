@@ -80,8 +80,8 @@ pub fn parse_line(line: &str) -> Result<Opening, String> {
         pos.make_move(m);
         moves.push(m);
     }
-    if let Some((_, why)) = crate::referee::game_over(&mut pos) {
-        return Err(format!("opening '{line}' is already over ({why})"));
+    if let Some((_, why)) = super::referee::game_over(&mut pos) {
+        return Err(format!("opening '{line}' is already over ({})", why.name()));
     }
     Ok(Opening { fen, moves })
 }

@@ -1,7 +1,7 @@
 //! PGN output for xiangqi games (the xqbase convention: `[Game "Chinese Chess"]`,
 //! `[Format "ICCS"]`, moves written `H2-E2`).
 
-use crate::game::GameRecord;
+use super::game::GameRecord;
 use pao::board::{Color, Move, Position};
 
 /// Tags that do not come from the game itself.
@@ -46,7 +46,7 @@ pub fn format_game(rec: &GameRecord, header: &PgnHeader) -> String {
         "PlyCount",
         &(rec.opening.moves.len() + rec.moves.len()).to_string(),
     );
-    tag("Termination", &rec.reason);
+    tag("Termination", rec.termination.name());
     out.push('\n');
 
     // Movetext tokens: numbers, moves and whole comments, wrapped at 80 columns.
@@ -98,8 +98,9 @@ pub fn format_game(rec: &GameRecord, header: &PgnHeader) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings::parse_line;
-    use crate::referee::Outcome;
+    use crate::r#match::openings::parse_line;
+    use crate::r#match::referee::Outcome;
+    use crate::r#match::termination::Termination;
     use pao::board::RankBase;
 
     fn moves(fen: &str, opening_len: usize, text: &str) -> Vec<Move> {
@@ -127,6 +128,7 @@ mod tests {
                 String::new(),
             ],
             outcome: Outcome::RedWins,
+            termination: Termination::IllegalMove,
             reason: "illegal move 'a0a0' by Fake".into(),
         };
         let header = PgnHeader {
@@ -144,7 +146,7 @@ mod tests {
 [Result \"1-0\"]
 [Format \"ICCS\"]
 [PlyCount \"5\"]
-[Termination \"illegal move 'a0a0' by Fake\"]
+[Termination \"illegal move\"]
 
 1. H2-E2 H9-G7 2. H0-G2 {+0.25/12 0.512s} I9-H9 {-0.10/11 1.000s} 3. I0-H0
 {illegal move 'a0a0' by Fake} 1-0
@@ -164,6 +166,7 @@ mod tests {
             moves: moves(fen, 0, "d9d8 e3e4"),
             comments: vec![String::new(), String::new()],
             outcome: Outcome::Draw,
+            termination: Termination::Repetition,
             reason: "r".into(),
         };
         let h = PgnHeader {

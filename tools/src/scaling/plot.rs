@@ -1,6 +1,6 @@
 //! The scaling chart: NPS and time-to-depth speed-ups against the ideal line, as SVG.
 
-use crate::scaling::Point;
+use super::measure::Point;
 use plotters::prelude::*;
 
 /// A plotted series: legend label, colour, and the value it takes from a point.

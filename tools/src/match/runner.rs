@@ -1,17 +1,18 @@
 //! Runs a match: protocol detection, the schedule, worker threads, results as they come,
 //! the SPRT stop, the final report.
 
-use crate::game::{play_game, GameConfig, GameRecord};
-use crate::openings::Opening;
-use crate::pgn::{format_game, PgnHeader};
-use crate::player::detect;
-use crate::progress::Progress;
-use crate::protocol::Protocol;
-use crate::report;
-use crate::schedule::{schedule, Job};
-use crate::spec::EngineSpec;
-use crate::state::{self, GameResult};
-use crate::stats::{Sprt, SprtDecision};
+use super::client::player::detect;
+use super::client::protocol::Protocol;
+use super::client::spec::EngineSpec;
+use super::game::{play_game, GameConfig, GameRecord};
+use super::openings::Opening;
+use super::pgn::{format_game, PgnHeader};
+use super::progress::Progress;
+use super::report;
+use super::schedule::{schedule, Job};
+use super::state::{self, GameResult};
+use super::stats::{Sprt, SprtDecision};
+use super::termination::Termination;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
@@ -200,6 +201,8 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     let mut text = report::table(&names, &summary);
     text.push('\n');
     text.push_str(&report::head_to_head(&names, &summary));
+    let reasons = results.values().map(|r| r.reason.as_str());
+    text.push_str(&format!("terminations: {}\n", Termination::tally(reasons)));
     if let Some(sp) = &cfg.sprt {
         text.push_str(&report::sprt_status(sp, &summary).2);
     }

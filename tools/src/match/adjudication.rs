@@ -1,6 +1,6 @@
 //! Optional adjudication by the engines' own scores: resign and draw rules.
 
-use crate::protocol::Score;
+use super::client::protocol::Score;
 use pao::board::Color;
 
 /// Ends a game when one engine has seen a loss of at least `score` for `count` moves in a row

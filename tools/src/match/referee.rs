@@ -2,6 +2,7 @@
 //!
 //! The rules themselves are Pao's (`pao::board::rules`), perpetual chase included.
 
+use super::termination::Termination;
 use pao::board::rules::{game_result, GameResult};
 use pao::board::{Color, Position};
 
@@ -62,11 +63,13 @@ impl Outcome {
 /// Whether the game is over in `pos`, by Pao's rules (`pao::board::rules`): no legal move
 /// loses (checkmate and stalemate alike); repetition with perpetual check and chase; the
 /// 60-move rule; insufficient material.
-pub fn game_over(pos: &mut Position) -> Option<(Outcome, String)> {
+pub fn game_over(pos: &mut Position) -> Option<(Outcome, Termination)> {
     match game_result(pos) {
         GameResult::Ongoing => None,
-        GameResult::Win { winner, reason } => Some((Outcome::win_for(winner), reason.to_string())),
-        GameResult::Draw { reason } => Some((Outcome::Draw, reason.to_string())),
+        GameResult::Win { winner, reason } => {
+            Some((Outcome::win_for(winner), Termination::from_rule(reason)))
+        }
+        GameResult::Draw { reason } => Some((Outcome::Draw, Termination::from_rule(reason))),
     }
 }
 
@@ -85,7 +88,7 @@ mod tests {
     }
 
     fn ruling(fen: &str, moves: &str) -> Option<(Outcome, String)> {
-        game_over(&mut play(fen, moves))
+        game_over(&mut play(fen, moves)).map(|(o, t)| (o, t.name().to_string()))
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Match results as numbers and text: standings, Elo with error bars, pentanomial, SPRT.
 
-use crate::schedule::Job;
-use crate::state::GameResult;
-use crate::stats::{EloEstimate, Pentanomial, Sprt, SprtDecision, Trinomial};
+use super::schedule::Job;
+use super::state::GameResult;
+use super::stats::{EloEstimate, Pentanomial, Sprt, SprtDecision, Trinomial};
 use pao::board::Color;
 use std::collections::BTreeMap;
 
@@ -198,8 +198,8 @@ pub fn result_line(prefix: &str, sprt: Option<&Sprt>, s: &Summary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::Outcome;
-    use crate::schedule::schedule;
+    use crate::r#match::referee::Outcome;
+    use crate::r#match::schedule::schedule;
 
     fn result(index: usize, jobs: &[Job], names: &[String], o: Outcome) -> (usize, GameResult) {
         let j = jobs[index];

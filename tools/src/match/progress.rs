@@ -1,7 +1,7 @@
 //! The live progress line (indicatif). Hidden when stderr is not a terminal; game lines still go
 //! to stdout.
 
-use crate::stats::Trinomial;
+use super::stats::Trinomial;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Progress of a match.

@@ -32,17 +32,6 @@ pub struct EngineSpec {
     pub rank_base: Option<RankBase>,
 }
 
-/// Help text for the engine keys.
-pub const ENGINE_KEYS: &str = "  engine keys (after --engine or --each):
-    name=NAME          display name (default: the command's file name)
-    cmd=PATH           program to run (required)
-    arg=ARG            one program argument (repeat for several)
-    proto=ucci|uci|auto  protocol (default auto: try ucci, then uci)
-    dir=DIR            working directory
-    option.NAME=VALUE  an engine option, e.g. option.hashsize=64 option.Threads=2
-    rankbase=0|1       ranks 0-9 or 1-10 in UCI moves (default 0; 1 for UCI engines
-                       that advertise UCI_Variant)";
-
 /// Builds a spec from `key=value` tokens; `each` tokens are applied first, so the engine's own
 /// tokens override them.
 pub fn parse_engine(each: &[String], tokens: &[String]) -> Result<EngineSpec, String> {

@@ -1,8 +1,8 @@
 //! One engine in one game: started, configured, asked for moves, shut down.
 
-use crate::engine::{EngineError, EngineProcess};
-use crate::protocol::{self, BestMove, Info, Protocol};
-use crate::spec::{EngineSpec, ProtoChoice};
+use super::process::{EngineError, EngineProcess};
+use super::protocol::{self, BestMove, Info, Protocol};
+use super::spec::{EngineSpec, ProtoChoice};
 use pao::board::RankBase;
 use std::time::{Duration, Instant};
 

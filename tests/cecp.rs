@@ -1,0 +1,425 @@
+//! Process-level CECP (xboard protocol 2) transcripts: the real binary, driven line by line
+//! as XBoard drives it.
+
+mod common;
+
+use common::{Engine, TIMEOUT};
+use pao::board::{parse_move, Position, RankBase};
+use std::time::{Duration, Instant};
+
+/// Applies `moves` (ICCS, ranks 0-9: XBoard's squares for xiangqi) to `fen` or the start.
+fn play(fen: Option<&str>, moves: &[String]) -> Position {
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(f).expect("fen"),
+        None => Position::startpos(),
+    };
+    for m in moves {
+        let mv = pos
+            .parse_legal_move(m, RankBase::Zero)
+            .unwrap_or_else(|e| panic!("{e} after {moves:?}"));
+        pos.make_move(mv);
+    }
+    pos
+}
+
+/// Reads up to the engine's next `move` line and returns the move.
+fn engine_move(e: &mut Engine) -> String {
+    let (line, _) = e.expect_prefix("move ");
+    line["move ".len()..].to_string()
+}
+
+/// Parses a thinking line `ply score time nodes pv...`; `None` for other lines.
+fn thinking(line: &str) -> Option<(u32, i64, u64, u64, Vec<String>)> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    if w.len() < 5 {
+        return None;
+    }
+    Some((
+        w[0].parse().ok()?,
+        w[1].parse().ok()?,
+        w[2].parse().ok()?,
+        w[3].parse().ok()?,
+        w[4..].iter().map(|s| s.to_string()).collect(),
+    ))
+}
+
+#[test]
+fn handshake_answers_protover_with_features() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    let lines = e.expect_exact_eventually("feature done=1");
+    let features = lines.join(" ");
+    for f in [
+        "myname=\"Pao ",
+        "variants=\"xiangqi\"",
+        "setboard=1",
+        "usermove=1",
+        "ping=1",
+        "playother=1",
+        "sigint=0",
+        "sigterm=0",
+        "colors=0",
+        "analyze=1",
+        "memory=1",
+        "smp=1",
+    ] {
+        assert!(features.contains(f), "missing {f} in {lines:?}");
+    }
+    for option in [
+        "feature option=\"Move Overhead -spin 30 0 10000\"",
+        "feature option=\"OwnBook -check 1\"",
+        "feature option=\"SearchDriver -combo *pvs /// mtdf\"",
+        "feature option=\"Clear Hash -button\"",
+    ] {
+        assert!(lines.iter().any(|l| l == option), "missing {option}");
+    }
+    assert!(lines.iter().all(|l| l.starts_with("feature ")), "{lines:?}");
+    e.send("quit");
+    assert_eq!(e.wait_exit(TIMEOUT), Some(0));
+}
+
+#[test]
+fn a_game_in_force_and_go_modes_keeps_track_of_the_turn() {
+    let mut e = Engine::cecp();
+    // Force mode: moves of both sides are taken and answered by nothing.
+    e.send("force");
+    let mut moves: Vec<String> = vec!["h2e2".into(), "h9g7".into()];
+    for m in &moves {
+        e.send(&format!("usermove {m}"));
+    }
+    // `go`: the engine plays red, the side to move, and goes on playing red.
+    e.send("go");
+    for reply in ["b9c7", "a9a8", "i9i8"] {
+        let m = engine_move(&mut e);
+        let mut pos = play(None, &moves);
+        assert!(pos.parse_legal_move(&m, RankBase::Zero).is_ok(), "{m}");
+        moves.push(m);
+        pos = play(None, &moves);
+        // The reply of black, if it is legal here; else any legal black move.
+        let reply = match pos.parse_legal_move(reply, RankBase::Zero) {
+            Ok(_) => reply.to_string(),
+            Err(_) => pos.legal_moves()[0].to_string(),
+        };
+        e.send(&format!("usermove {reply}"));
+        moves.push(reply);
+    }
+    let m = engine_move(&mut e);
+    assert!(play(None, &moves)
+        .parse_legal_move(&m, RankBase::Zero)
+        .is_ok());
+    // playother from force mode: the engine plays the side not to move (black, after m).
+    moves.push(m);
+    e.send("force");
+    e.send("playother");
+    e.send("ping 2");
+    e.expect_exact("pong 2");
+    let mut pos = play(None, &moves);
+    let red = pos.legal_moves()[0].to_string();
+    moves.push(red.clone());
+    e.send(&red);
+    let m = engine_move(&mut e);
+    assert!(play(None, &moves)
+        .parse_legal_move(&m, RankBase::Zero)
+        .is_ok());
+}
+
+#[test]
+fn square_names_are_files_a_to_i_and_ranks_0_to_9() {
+    let mut e = Engine::cecp();
+    e.send("force");
+    // Ranks counted from 0 on red's side, as XBoard counts them on a 10-rank board: the
+    // cannon h2e2 and black's horse b9c7 are legal; their 1-10 spellings are not moves here.
+    e.send("usermove h3e3");
+    e.expect_exact("Illegal move: h3e3");
+    e.send("usermove h2e2");
+    e.send("usermove b10c8");
+    e.expect_exact("Illegal move: b10c8");
+    e.send("usermove b9c7");
+    e.send("go");
+    let m = engine_move(&mut e);
+    let mut before = play(None, &["h2e2".into(), "b9c7".into()]);
+    assert!(
+        parse_move(&m, RankBase::Zero).is_ok_and(|mv| before.is_legal(mv)),
+        "{m}"
+    );
+}
+
+#[test]
+fn setboard_mate_is_played_and_claimed() {
+    let mut e = Engine::cecp();
+    // Red mates with i0i9: the rook on h8 covers e8, the general on d0 covers d9 (the black
+    // soldier keeps a stalemate from winning too).
+    e.send("setboard 4k4/7R1/9/9/9/p8/9/9/9/3K4R w - - 0 1");
+    e.send("go");
+    let (line, _) = e.expect_prefix("move ");
+    assert_eq!(line, "move i0i9");
+    e.expect_exact("1-0 {Red wins (checkmate)}");
+    // The engine mated: asked to move as black, it only states the result.
+    e.send("new");
+    e.send("force");
+    e.send("setboard 4k3R/7R1/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    e.send("go");
+    e.expect_exact("1-0 {Red wins (checkmate)}");
+    e.send("ping 3");
+    e.expect_exact("pong 3");
+}
+
+#[test]
+fn a_composed_position_is_searched() {
+    let mut e = Engine::cecp();
+    // Soldiers behind their start, advisors and elephants off their usual points.
+    let fen = "3ka4/3a5/1p7/2b6/9/1c5R1/3B5/P8/3A5/P4K3 w - - 0 1";
+    e.send(&format!("setboard {fen}"));
+    e.send("go");
+    let m = engine_move(&mut e);
+    assert!(
+        play(Some(fen), &[])
+            .parse_legal_move(&m, RankBase::Zero)
+            .is_ok(),
+        "{m}"
+    );
+}
+
+#[test]
+fn undo_and_remove_take_moves_back() {
+    let mut e = Engine::cecp();
+    e.send("force");
+    e.send("undo");
+    e.expect_exact("Error (command not legal now): undo");
+    for m in ["h2e2", "h9g7", "h0g2"] {
+        e.send(&format!("usermove {m}"));
+    }
+    // After undo, h0g2 can be played again; after remove, so can h2e2 and h9g7.
+    e.send("undo");
+    e.send("usermove h0g2");
+    e.send("undo");
+    e.send("remove");
+    e.send("usermove h2e2");
+    e.send("usermove h9g7");
+    e.send("usermove h9g7");
+    e.expect_exact("Illegal move: h9g7");
+    e.send("ping 4");
+    e.expect_exact("pong 4");
+}
+
+#[test]
+fn analyze_follows_the_game_until_exit() {
+    let mut e = Engine::cecp();
+    e.send("force");
+    e.send("post");
+    e.send("analyze");
+    // Thinking lines about the start position: red's moves.
+    let (first, _) = e.read_until("a thinking line", |l| thinking(l).is_some());
+    let (_, _, _, _, pv) = thinking(&first).expect("thinking");
+    assert!(
+        play(None, &[])
+            .parse_legal_move(&pv[0], RankBase::Zero)
+            .is_ok(),
+        "{first}"
+    );
+    e.send(".");
+    let (stat, _) = e.expect_prefix("stat01: ");
+    let w: Vec<u64> = stat["stat01: ".len()..]
+        .split_whitespace()
+        .map(|x| x.parse().expect("number"))
+        .collect();
+    assert_eq!((w.len(), w[4]), (5, 44), "{stat}");
+    // A move: the analysis goes on in the new position, black to move.
+    e.send("usermove h2e2");
+    e.send("ping 5");
+    e.expect_exact_eventually("pong 5");
+    let black = play(None, &["h2e2".into()]);
+    for _ in 0..3 {
+        let (line, _) = e.read_until("a thinking line", |l| thinking(l).is_some());
+        let pv = thinking(&line).expect("thinking").4;
+        assert!(
+            black
+                .clone()
+                .parse_legal_move(&pv[0], RankBase::Zero)
+                .is_ok(),
+            "{line}"
+        );
+    }
+    e.send("undo");
+    e.send("ping 6");
+    e.expect_exact_eventually("pong 6");
+    let (line, _) = e.read_until("a thinking line", |l| thinking(l).is_some());
+    let pv = thinking(&line).expect("thinking").4;
+    assert!(
+        play(None, &[])
+            .parse_legal_move(&pv[0], RankBase::Zero)
+            .is_ok(),
+        "{line}"
+    );
+    // exit: the analysis stops; nothing follows the pong.
+    e.send("exit");
+    e.send("ping 7");
+    e.expect_exact_eventually("pong 7");
+    assert_eq!(e.next_line(Duration::from_millis(500)), None);
+}
+
+#[test]
+fn ping_during_the_engines_move_is_answered_after_the_move() {
+    let mut e = Engine::cecp();
+    e.send("st 1");
+    e.send("usermove h2e2");
+    e.send("ping 8");
+    let (line, _) = e.read_until("move or pong", |l| l.starts_with("move ") || l == "pong 8");
+    assert!(line.starts_with("move "), "pong came before the move");
+    e.expect_exact("pong 8");
+}
+
+#[test]
+fn question_mark_moves_now() {
+    let mut e = Engine::cecp();
+    e.send("st 60");
+    e.send("post");
+    e.send("usermove h2e2");
+    e.read_until("a thinking line", |l| thinking(l).is_some_and(|t| t.0 >= 3));
+    let start = Instant::now();
+    e.send("?");
+    let m = engine_move(&mut e);
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(play(None, &["h2e2".into()])
+        .parse_legal_move(&m, RankBase::Zero)
+        .is_ok());
+}
+
+#[test]
+fn the_clock_from_level_and_time_is_kept() {
+    let mut e = Engine::cecp();
+    // 2 seconds for the game: the move must come well inside the clock.
+    e.send("level 0 0:02 0");
+    e.send("time 200");
+    e.send("otim 200");
+    let start = Instant::now();
+    e.send("usermove h2e2");
+    engine_move(&mut e);
+    let used = start.elapsed();
+    assert!(
+        used < Duration::from_millis(1000),
+        "{used:?} of a 2 s clock"
+    );
+    // sd limits the depth of the thinking lines.
+    e.send("new");
+    e.send("level 0 10 0");
+    e.send("sd 3");
+    e.send("post");
+    e.send("usermove h2e2");
+    let (_, lines) = e.expect_prefix("move ");
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter_map(|l| thinking(l))
+        .map(|t| t.0)
+        .collect();
+    assert_eq!(depths.last(), Some(&3), "{lines:?}");
+}
+
+#[test]
+fn pondering_on_the_expected_reply_and_on_another() {
+    let mut e = Engine::cecp();
+    e.send("hard");
+    e.send("post");
+    e.send("st 1");
+    e.send("usermove h2e2");
+    let (line, lines) = e.expect_prefix("move ");
+    let mut moves: Vec<String> = vec!["h2e2".into(), line["move ".len()..].to_string()];
+    // The expected reply is the second move of the last principal variation.
+    let pv = lines
+        .iter()
+        .rev()
+        .find_map(|l| thinking(l))
+        .expect("thinking")
+        .4;
+    assert_eq!(pv[0], moves[1]);
+    let expected = pv.get(1).cloned().expect("a ponder move");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("time 6000");
+    e.send("otim 6000");
+    e.send(&format!("usermove {expected}"));
+    moves.push(expected);
+    let m = engine_move(&mut e);
+    assert!(
+        play(None, &moves)
+            .parse_legal_move(&m, RankBase::Zero)
+            .is_ok(),
+        "{m}"
+    );
+    moves.push(m);
+    // Another reply than the expected one: the ponder move is taken back first.
+    std::thread::sleep(Duration::from_millis(300));
+    let mut pos = play(None, &moves);
+    let other = pos.legal_moves()[0].to_string();
+    e.send(&format!("usermove {other}"));
+    moves.push(other);
+    let m = engine_move(&mut e);
+    assert!(
+        play(None, &moves)
+            .parse_legal_move(&m, RankBase::Zero)
+            .is_ok(),
+        "{m}"
+    );
+}
+
+#[test]
+fn bad_input_gets_one_error_line_and_changes_nothing() {
+    let mut e = Engine::cecp();
+    e.send("force");
+    for (bad, reply) in [
+        ("frobnicate", "Error (unknown command): frobnicate"),
+        ("usermove a0a5", "Illegal move: a0a5"),
+        ("usermove zz", "Illegal move: zz"),
+        ("i0i5", "Illegal move: i0i5"),
+        (
+            "level 40 x 0",
+            "Error ('x' is not MIN or MIN:SEC): level 40 x 0",
+        ),
+        ("sd deep", "Error (depth is not a number): sd deep"),
+        ("ping", "Error (missing ping number): ping"),
+        (
+            "variant shogi",
+            "Error (only xiangqi is supported): variant shogi",
+        ),
+        (
+            "option Bogus=1",
+            "Error (unknown option 'Bogus'): option Bogus=1",
+        ),
+        (
+            "option OwnBook=maybe",
+            "Error (option OwnBook: 'maybe' is not true or false): option OwnBook=maybe",
+        ),
+    ] {
+        e.send(bad);
+        e.expect_exact(reply);
+    }
+    // The game is untouched: the start position, red to move.
+    e.send("usermove h2e2");
+    e.send("go");
+    let m = engine_move(&mut e);
+    assert!(play(None, &["h2e2".into()])
+        .parse_legal_move(&m, RankBase::Zero)
+        .is_ok());
+}
+
+#[test]
+fn result_and_quit_end_the_game_without_a_move() {
+    let mut e = Engine::cecp();
+    e.send("st 30");
+    e.send("usermove h2e2");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("result 1-0 {Black resigns}");
+    e.send("ping 9");
+    e.expect_exact("pong 9");
+    e.send("quit");
+    assert_eq!(e.wait_exit(TIMEOUT), Some(0));
+    assert!(
+        !e.transcript.iter().any(|l| l.starts_with("< move")),
+        "{:?}",
+        e.transcript
+    );
+}

@@ -1,0 +1,291 @@
+//! `pao-tools match`: engine-versus-engine tournaments. This file turns the command line into a
+//! `MatchConfig`; the modules below run it.
+
+mod adjudication;
+mod client;
+mod clock;
+mod game;
+pub mod openings;
+mod pgn;
+mod progress;
+mod referee;
+mod report;
+mod runner;
+mod schedule;
+mod state;
+mod stats;
+mod termination;
+
+use crate::Failure;
+use adjudication::{DrawRule, ResignRule};
+use clock::{parse_seconds, parse_tc, Limit};
+use game::GameConfig;
+use runner::{run_match, MatchConfig};
+use stats::Sprt;
+
+/// What follows the options in `pao-tools match --help`.
+const AFTER_HELP: &str = "\
+Engine keys (after --engine or --each):
+  name=NAME          display name (default: the command's file name)
+  cmd=PATH           program to run (required)
+  arg=ARG            one program argument (repeat for several)
+  proto=ucci|uci|auto  protocol (default auto: try ucci, then uci)
+  dir=DIR            working directory
+  option.NAME=VALUE  an engine option, e.g. option.hashsize=64 option.Threads=2
+  rankbase=0|1       ranks 0-9 or 1-10 in UCI moves (default 0; 1 for UCI engines
+                     that advertise UCI_Variant)
+
+Rules: illegal or malformed move, crash, no reply in time, nobestmove with legal moves =
+loss; no legal move = loss (mate or stalemate); Pao's rules for the rest: on the third
+occurrence of a position, perpetual check loses, then perpetual chase loses, otherwise draw;
+60 moves per side without capture and no attacking piece on either side = draw (see
+`pao-tools judge`). Every game ends with one of the terminations listed in README
+(Tools, pao-tools match), written to the PGN's [Termination] tag.";
+
+/// `pao-tools match`: plays engine-versus-engine games (UCCI or UCI), refereed with Pao's rules.
+#[derive(clap::Args, Debug)]
+#[command(after_help = AFTER_HELP)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    engines: EngineGroups,
+    /// Engine settings applied to every engine (an engine's own settings win)
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    each: Vec<String>,
+    /// The first engine plays each other one (default: round robin)
+    #[arg(long)]
+    gauntlet: bool,
+    /// Games per pairing; openings are played twice with colours swapped, so keep N even
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = positive)]
+    games: usize,
+    /// One opening per line: a FEN (optionally '... moves m1 m2') or ICCS moves from the start
+    /// position; '#' comments. Default: 18 built-in balanced openings
+    #[arg(long, value_name = "FILE")]
+    openings: Option<String>,
+    /// Clock as [MOVES/]SECONDS[+INC], e.g. 40/60+0.5 or 10+0.1 (default 10+0.1)
+    #[arg(long, value_name = "TC", value_parser = parse_tc, group = "limit")]
+    tc: Option<Limit>,
+    /// Fixed time per move in seconds
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, group = "limit")]
+    st: Option<u64>,
+    /// Fixed depth per move
+    #[arg(long, value_name = "D", group = "limit")]
+    depth: Option<u32>,
+    /// Fixed nodes per move
+    #[arg(long, value_name = "N", group = "limit")]
+    nodes: Option<u64>,
+    /// Grace in ms beyond the clock before a time forfeit
+    #[arg(long, value_name = "MS", default_value_t = 50)]
+    timemargin: u64,
+    /// With --depth/--nodes: a move taking longer (seconds) is a loss
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds)]
+    movetimeout: u64,
+    /// Time allowed for the handshake (ucci/uci and isready), in ms
+    #[arg(long = "handshake-timeout", value_name = "MS", default_value_t = 5000)]
+    handshake_timeout: u64,
+    /// Draw after N engine plies
+    #[arg(long, value_name = "N", default_value_t = 600)]
+    maxplies: usize,
+    /// Games played at once
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = positive)]
+    concurrency: usize,
+    /// Append the games to FILE as PGN
+    #[arg(long, value_name = "FILE")]
+    pgnout: Option<String>,
+    /// Results file (TSV): finished games listed there are skipped, new results are appended
+    /// as each game ends
+    #[arg(long, value_name = "FILE")]
+    resume: Option<String>,
+    /// PGN event name
+    #[arg(long, value_name = "NAME", default_value = "pao-tools match")]
+    event: String,
+    /// Stop when the SPRT (first engine against the others) decides; defaults elo0=0 elo1=5
+    /// alpha=0.05 beta=0.05
+    #[arg(long, value_name = "KEY=VALUE", num_args = 0..)]
+    sprt: Option<Vec<String>>,
+    /// Adjudicate a loss by the engines' scores: score=CP count=N
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    resign: Option<Vec<String>>,
+    /// Adjudicate a draw by the engines' scores: movenumber=M score=CP count=N
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    draw: Option<Vec<String>>,
+}
+
+/// The words of each `--engine` occurrence, kept apart (clap's derive flattens repeated
+/// multi-value options, so this one argument is declared and read by hand).
+#[derive(Debug, Default)]
+struct EngineGroups(Vec<Vec<String>>);
+
+impl clap::FromArgMatches for EngineGroups {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let groups = matches
+            .get_occurrences::<String>("engine")
+            .map(|o| o.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default();
+        Ok(EngineGroups(groups))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for EngineGroups {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            clap::Arg::new("engine")
+                .long("engine")
+                .value_name("KEY=VALUE")
+                .num_args(1..)
+                .action(clap::ArgAction::Append)
+                .required(true)
+                .help(
+                    "One engine as KEY=VALUE settings (see below); once per engine, at least twice",
+                ),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+/// A count of at least one.
+fn positive(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("'{text}' is not a positive whole number")),
+    }
+}
+
+/// Turns the parsed arguments into a match; the errors are usage errors (bad settings).
+pub fn config(args: MatchArgs) -> Result<MatchConfig, String> {
+    let limit = if let Some(tc) = args.tc {
+        tc
+    } else if let Some(ms) = args.st {
+        Limit::MoveTime(ms)
+    } else if let Some(d) = args.depth {
+        Limit::Depth(d)
+    } else if let Some(n) = args.nodes {
+        Limit::Nodes(n)
+    } else {
+        Limit::Clock {
+            moves: None,
+            base_ms: 10_000,
+            inc_ms: 100,
+        }
+    };
+    let mut engines = Vec::new();
+    for words in &args.engines.0 {
+        engines.push(client::spec::parse_engine(&args.each, words)?);
+    }
+    if engines.len() < 2 {
+        return Err("--engine: give at least two engines".to_string());
+    }
+    Ok(MatchConfig {
+        engines,
+        gauntlet: args.gauntlet,
+        games: args.games,
+        openings: openings::load(args.openings.as_deref())?,
+        game: GameConfig {
+            limit,
+            margin_ms: args.timemargin,
+            move_timeout_ms: args.movetimeout,
+            handshake_timeout_ms: args.handshake_timeout,
+            max_plies: args.maxplies,
+            resign: args.resign.as_deref().map(ResignRule::parse).transpose()?,
+            draw: args.draw.as_deref().map(DrawRule::parse).transpose()?,
+        },
+        concurrency: args.concurrency,
+        pgnout: args.pgnout,
+        resume: args.resume,
+        sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
+        event: args.event,
+    })
+}
+
+/// Runs `pao-tools match`.
+pub fn run(args: MatchArgs) -> Result<(), Failure> {
+    let cfg = config(args).map_err(Failure::Usage)?;
+    let text = run_match(&cfg)?;
+    print!("{text}");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: MatchArgs,
+    }
+
+    fn parse(line: &str) -> Result<MatchConfig, String> {
+        let words = std::iter::once("match").chain(line.split_whitespace());
+        let cli = Cli::try_parse_from(words).map_err(|e| e.to_string())?;
+        config(cli.args)
+    }
+
+    #[test]
+    fn parses_a_full_command() {
+        let c = parse(
+            "--engine name=a cmd=x --engine cmd=/bin/y proto=uci --each option.Hash=16 \
+             --gauntlet --games 4 --tc 40/60+0.5 --timemargin 20 --concurrency 2 \
+             --sprt elo0=0 elo1=10 --resign score=600 count=3 --pgnout p.pgn --resume r.tsv",
+        )
+        .unwrap();
+        assert_eq!(c.engines.len(), 2);
+        assert_eq!(c.engines[1].name, "y");
+        assert_eq!(
+            c.engines[0].options,
+            vec![("Hash".to_string(), "16".to_string())]
+        );
+        assert!(c.gauntlet);
+        assert_eq!((c.games, c.concurrency, c.game.margin_ms), (4, 2, 20));
+        assert_eq!(
+            c.game.limit,
+            Limit::Clock {
+                moves: Some(40),
+                base_ms: 60_000,
+                inc_ms: 500
+            }
+        );
+        assert_eq!(c.sprt.map(|s| s.elo1), Some(10.0));
+        assert_eq!(
+            c.game.resign,
+            Some(ResignRule {
+                score: 600,
+                count: 3
+            })
+        );
+        assert_eq!(c.openings.len(), openings::BUILTIN.len());
+        assert_eq!(c.resume.as_deref(), Some("r.tsv"));
+    }
+
+    #[test]
+    fn defaults_and_a_bare_sprt() {
+        let c = parse("--engine cmd=x --engine cmd=y --sprt --st 0.5").unwrap();
+        assert_eq!(c.game.limit, Limit::MoveTime(500));
+        assert_eq!((c.games, c.concurrency, c.game.max_plies), (2, 1, 600));
+        assert_eq!(c.sprt.map(|s| (s.elo0, s.elo1)), Some((0.0, 5.0)));
+        assert_eq!(c.event, "pao-tools match");
+    }
+
+    #[test]
+    fn rejects_bad_commands() {
+        for bad in [
+            "--engine cmd=x",
+            "--engine cmd=x --engine cmd=y --st 1 --depth 3",
+            "--engine cmd=x --engine cmd=y --games",
+            "--engine cmd=x --engine cmd=y --bogus",
+            "--engine cmd=x --engine cmd=y --games 0",
+            "--engine cmd=x --engine cmd=y --tc 0+0",
+            "--engine cmd=x --engine name=y",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+}
