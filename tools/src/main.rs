@@ -19,10 +19,12 @@ mod referee;
 mod report;
 mod scaling;
 mod schedule;
+mod soak;
 mod spec;
 mod state;
 mod stats;
 mod tournament;
+mod wdlfit;
 
 /// A subcommand: its name, one line of help, the full help, and its entry point.
 struct Command {
@@ -57,6 +59,8 @@ const COMMANDS: &[Command] = &[
     command("book", "build Pao's opening book from games, or show a book's moves", book_cmd::usage, book_cmd::run),
     command("judge", "rule on a game: ongoing, or who won and why", judge::usage, judge::run),
     command("latency", "stop-to-bestmove times at several thread counts", latency::usage, latency::run),
+    command("wdlfit", "fit UCI_ShowWDL's win/draw/loss model to match PGNs", wdlfit::usage, wdlfit::run),
+    command("soak", "long go-infinite run: memory, counters, depth > 100, a PASS/FAIL line", soak::usage, soak::run),
     Command { hidden: true, ..command("fake-engine", "scripted engine for tests", fake_engine::usage, fake_engine::run) },
 ];
 
