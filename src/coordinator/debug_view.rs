@@ -24,7 +24,11 @@ impl<W: Write> Coordinator<W> {
         if let Some(net) = self.network.clone() {
             let raw = crate::eval::nnue::evaluate_scratch(&net, &self.position);
             let scaled = crate::eval::scale_network(&self.position, raw);
-            let state = if self.options.use_nnue { "in use" } else { "loaded, not in use" };
+            let state = if self.options.use_nnue {
+                "in use"
+            } else {
+                "loaded, not in use"
+            };
             self.line(&format!(
                 "eval network {scaled} (side to move; raw {raw}; hidden {}; {state})",
                 net.hidden

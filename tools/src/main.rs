@@ -8,7 +8,9 @@ mod latency;
 mod r#match;
 mod openings_gen;
 mod scaling;
+mod soak;
 mod train;
+mod wdlfit;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -42,12 +44,17 @@ enum Command {
     /// Synthetic training data (tests, timing)
     #[command(name = "synth-data", hide = true)]
     SynthData(Raw),
+    /// Fit UCI_ShowWDL's win/draw/loss model to match PGNs
+    Wdlfit(Raw),
+    /// Long go-infinite run: memory, counters, depth > 100, a PASS/FAIL line
+    Soak(Raw),
     /// A scripted engine for tests
     #[command(name = "fake-engine", hide = true)]
     FakeEngine(fake_engine::FakeArgs),
 }
 
-/// The arguments of a command that still parses its own (`openings`, `train`): `--help` and
+/// The arguments of a command that still parses its own (`openings`, `train`, `soak`,
+/// `wdlfit`): `--help` and
 /// `-h` print its usage, a rejected argument exits with status 2 like clap's own errors.
 #[derive(clap::Args, Debug)]
 #[command(disable_help_flag = true)]
@@ -86,6 +93,8 @@ impl Command {
             Command::Datagen(_) => "datagen",
             Command::Judge(_) => "judge",
             Command::Latency(_) => "latency",
+            Command::Wdlfit(_) => "wdlfit",
+            Command::Soak(_) => "soak",
             Command::FakeEngine(_) => "fake-engine",
         }
     }
@@ -121,6 +130,8 @@ fn main() {
         Command::Datagen(a) => datagen::run(a),
         Command::Judge(a) => judge::run(a),
         Command::Latency(a) => latency::run(a),
+        Command::Wdlfit(a) => a.run(wdlfit::usage, |_| Ok(()), wdlfit::run),
+        Command::Soak(a) => a.run(soak::usage, soak::parse, soak::run),
         Command::FakeEngine(a) => fake_engine::run(a),
     };
     match result {

@@ -2,7 +2,7 @@
 //! `MatchConfig`; the modules below run it.
 
 mod adjudication;
-mod client;
+pub mod client;
 mod clock;
 mod game;
 pub mod openings;

@@ -137,6 +137,11 @@ impl EngineProcess {
         }
     }
 
+    /// The engine's process id (the soak test reads its memory use from /proc).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Asks the engine to quit, gives it a moment, then kills it.
     pub fn shutdown(&mut self) {
         let _ = self.send("quit");
