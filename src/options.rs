@@ -1,6 +1,8 @@
 //! Engine options: one table serves both dialects (UCCI name, UCI name), with ranges checked
 //! at the edge so the coordinator only ever sees valid values.
 
+use crate::search::RepetitionRule;
+
 /// Largest accepted hash size in MiB (16 TiB); what the machine can give is checked on allocation.
 pub const MAX_HASH_MIB: usize = 1 << 24;
 /// Largest accepted thread count.
@@ -33,6 +35,8 @@ pub struct Options {
     pub randomness: Level,
     /// Root driver: PVS or MTD(f).
     pub mtdf: bool,
+    /// How the search scores repetitions: the Asian rules, or every repetition a draw.
+    pub repetition_rule: RepetitionRule,
     /// Lazy SMP depth stagger for helper threads.
     pub stagger: bool,
     /// Verbose info output.
@@ -108,6 +112,7 @@ impl Options {
             knowledge: Level::Large,
             randomness: Level::None,
             mtdf: false,
+            repetition_rule: RepetitionRule::Asian,
             stagger: true,
             debug: false,
             draw_resign: false,
@@ -227,6 +232,14 @@ impl Options {
                 };
                 Effect::None
             }
+            "repetitionrule" => {
+                self.repetition_rule = match value.trim().to_ascii_lowercase().as_str() {
+                    "asian" => RepetitionRule::Asian,
+                    "draw" => RepetitionRule::Draw,
+                    v => return Err(format!("option {name}: '{v}' is not asian or draw")),
+                };
+                Effect::None
+            }
             "smpstagger" => {
                 self.stagger = check(value)?;
                 Effect::None
@@ -303,6 +316,7 @@ impl Options {
             format!("option knowledge type combo {levels} default large"),
             "option randomness type combo var none var tiny var small var medium var large var huge default none".to_string(),
             "option searchdriver type combo var pvs var mtdf default pvs".to_string(),
+            "option repetitionrule type combo var asian var draw default asian".to_string(),
             "option smpstagger type check default true".to_string(),
             "option drawresign type check default false".to_string(),
             format!("option usennue type check default {}", crate::eval::nnue::USE_BY_DEFAULT),
@@ -327,6 +341,7 @@ impl Options {
             "option name BookFile type string default <empty>".to_string(),
             "option name PinThreads type check default true".to_string(),
             "option name SearchDriver type combo default pvs var pvs var mtdf".to_string(),
+            "option name RepetitionRule type combo default asian var asian var draw".to_string(),
             "option name SMPStagger type check default true".to_string(),
             format!(
                 "option name UseNNUE type check default {}",

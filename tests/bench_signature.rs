@@ -5,7 +5,7 @@
 
 use pao::bench::{parse_fens, run, BenchOptions, BENCH_FENS, DEFAULT_DEPTH};
 
-const SIGNATURE: u64 = 7_455_403;
+const SIGNATURE: u64 = 7_563_796;
 
 #[test]
 fn bench_signature() {

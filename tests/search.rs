@@ -2,7 +2,7 @@
 
 use pao::board::{Move, Position};
 use pao::search::reference::{alphabeta, minimax, Counter};
-use pao::search::score::{mate_in, mated_in, INFINITE};
+use pao::search::score::{mate_in, mated_in, rule_loss_in, INFINITE};
 use pao::search::{Driver, Limits, SearchConfig, Searcher};
 use pao::tt::TranspositionTable;
 use std::sync::Arc;
@@ -208,23 +208,29 @@ fn perpetual_check_loses_for_the_checker() {
     let mut s = Searcher::new(tt, SearchConfig::FULL);
     let r = s.search(&pos, &Limits::depth(3), &[repeat], &mut |_| {});
     assert_eq!(r.best_move, Some(repeat));
-    assert_eq!(r.score, mated_in(1));
+    assert_eq!(r.score, rule_loss_in(1));
     // Without the restriction black finds something better than losing by rule.
     let tt = Arc::new(TranspositionTable::new(1).expect("table"));
     let mut s = Searcher::new(tt, SearchConfig::FULL);
     let r = s.search(&pos, &Limits::depth(3), &[], &mut |_| {});
     assert_ne!(r.best_move, Some(repeat));
-    assert!(r.score > mated_in(1));
+    assert!(r.score > rule_loss_in(1));
 }
 
 #[test]
 fn repetition_without_checks_is_a_draw() {
+    use pao::search::repetition::repetition_score;
+    use pao::search::RepetitionRule::Asian;
     let fen = "4k4/9/9/9/9/9/9/9/4A4/R2AK2R1 w - - 0 1";
-    let pos = play(fen, "a0a1 e9e8 a1a0 e8e9");
-    assert_eq!(
-        pao::search::repetition::repetition_score(&mut pos.clone(), 1),
-        Some(0)
-    );
+    let mut pos = play(fen, "a0a1 e9e8 a1a0 e8e9");
+    // Seen inside the tree (the earlier occurrence 4 plies back, 5 below the root): a draw.
+    assert_eq!(repetition_score(&mut pos, 5, Asian), Some(0));
+    // A second occurrence against the game history (or of the root) leaves the game going.
+    assert_eq!(repetition_score(&mut pos, 1, Asian), None);
+    assert_eq!(repetition_score(&mut pos, 4, Asian), None);
+    // The third occurrence ends it.
+    let mut pos = play(fen, "a0a1 e9e8 a1a0 e8e9 a0a1 e9e8 a1a0 e8e9");
+    assert_eq!(repetition_score(&mut pos, 1, Asian), Some(0));
 }
 
 #[test]
@@ -236,7 +242,7 @@ fn perpetual_chase_loses_for_the_chaser() {
     let tt = Arc::new(TranspositionTable::new(1).expect("table"));
     let mut s = Searcher::new(tt, SearchConfig::FULL);
     let r = s.search(&pos, &Limits::depth(3), &[repeat], &mut |_| {});
-    assert_eq!((r.best_move, r.score), (Some(repeat), mated_in(1)));
+    assert_eq!((r.best_move, r.score), (Some(repeat), rule_loss_in(1)));
     let tt = Arc::new(TranspositionTable::new(1).expect("table"));
     let mut s = Searcher::new(tt, SearchConfig::FULL);
     let r = s.search(&pos, &Limits::depth(3), &[], &mut |_| {});

@@ -213,6 +213,25 @@ pub fn repetition_verdict(pos: &mut Position) -> Option<RepetitionVerdict> {
 /// as 2), 3 is the game rule. The returned `distance` tells the search whether the earlier
 /// occurrence lies inside its tree.
 pub fn find_repetition(pos: &mut Position, occurrences: u32) -> Option<Repetition> {
+    let (distance, since_null) = repetition_distance(pos, occurrences)?;
+    Some(rule_repetition(pos, distance, since_null))
+}
+
+/// Rules the `distance` plies back to an earlier occurrence of the current position, as
+/// found by [`repetition_distance`] (which also gives `since_null`).
+pub fn rule_repetition(pos: &mut Position, distance: usize, since_null: usize) -> Repetition {
+    let (verdict, reason) = rule_cycle(pos, distance, since_null);
+    Repetition {
+        verdict,
+        reason,
+        distance,
+    }
+}
+
+/// The key scan of [`find_repetition`] without the ruling: the plies back to the
+/// `occurrences`-th occurrence of the current position, and the plies since the last null
+/// move (or the whole capture-free span).
+pub fn repetition_distance(pos: &Position, occurrences: u32) -> Option<(usize, usize)> {
     let history = pos.history();
     let n = history.len();
     let clock = (pos.plies_since_capture() as usize).min(n);
@@ -240,13 +259,7 @@ pub fn find_repetition(pos: &mut Position, occurrences: u32) -> Option<Repetitio
         }
         i += 2;
     }
-    let distance = distance?;
-    let (verdict, reason) = rule_cycle(pos, distance, since_null);
-    Some(Repetition {
-        verdict,
-        reason,
-        distance,
-    })
+    distance.map(|d| (d, since_null))
 }
 
 /// Rules the `distance` plies before the current position (which repeats the position that

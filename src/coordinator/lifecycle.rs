@@ -40,6 +40,7 @@ impl<W: Write> Coordinator<W> {
         let hold = params.infinite || params.ponder;
         let mut limits = Limits::depth(params.depth.unwrap_or(u32::MAX).min(120));
         limits.nodes = params.nodes.unwrap_or(u64::MAX);
+        limits.stop_when_decided = params.depth.is_none();
         if let (Some(b), false) = (&budget, params.ponder) {
             limits.deadline = Some(now + Duration::from_millis(b.hard_ms));
         }

@@ -105,6 +105,7 @@ impl<W: Write> Coordinator<W> {
         if self.options.mtdf {
             config.driver = Driver::Mtdf;
         }
+        config.repetition = self.options.repetition_rule;
         config
     }
 }

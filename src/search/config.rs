@@ -10,6 +10,18 @@ pub enum Driver {
     Mtdf,
 }
 
+/// How the search scores a repeated position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum RepetitionRule {
+    /// The Asian rules: perpetual check or chase loses for the offender, any other repetition
+    /// draws (the rules Pao's referee and most xiangqi GUIs apply).
+    #[default]
+    Asian,
+    /// Every repetition is a draw, whoever checks or chases (for referees that rule so, such
+    /// as cutechess's xiangqi branch).
+    Draw,
+}
+
 /// Which enhancements the search uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SearchConfig {
@@ -45,6 +57,8 @@ pub struct SearchConfig {
     pub mate_distance: bool,
     /// Evaluation knowledge beyond material and piece-square tables.
     pub knowledge: bool,
+    /// How repetitions are scored (a rule of the game, not an enhancement).
+    pub repetition: RepetitionRule,
 }
 
 impl SearchConfig {
@@ -66,6 +80,7 @@ impl SearchConfig {
         check_extension: true,
         mate_distance: true,
         knowledge: true,
+        repetition: RepetitionRule::Asian,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -86,6 +101,7 @@ impl SearchConfig {
         check_extension: false,
         mate_distance: false,
         knowledge: true,
+        repetition: RepetitionRule::Asian,
     };
 
     /// True when the search is selective (its value may differ from plain alpha-beta's).

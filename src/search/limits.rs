@@ -17,6 +17,12 @@ pub struct Limits {
     pub soft_deadline: Option<Instant>,
     /// Raised to stop every worker at once.
     pub stop: Arc<AtomicBool>,
+    /// End the iterations once a decided score (a mate or a rule win, either way) has held for
+    /// a few of them, or once an iteration solved the tree without reaching its horizon:
+    /// deeper ones would only repeat the result at a few nodes each (the depth-120 burst).
+    /// Set for searches with no depth asked (`go` on a clock, `go infinite`, `go nodes`); a
+    /// fixed depth runs every iteration.
+    pub stop_when_decided: bool,
 }
 
 impl Limits {
@@ -28,6 +34,7 @@ impl Limits {
             deadline: None,
             soft_deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
+            stop_when_decided: false,
         }
     }
 

@@ -11,7 +11,7 @@ pub mod repetition;
 pub mod score;
 pub mod worker;
 
-pub use config::{Driver, SearchConfig};
+pub use config::{Driver, RepetitionRule, SearchConfig};
 pub use limits::Limits;
 pub use worker::{Iteration, SearchResult, Searcher};
 

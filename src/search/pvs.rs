@@ -4,7 +4,7 @@
 
 use super::ordering::{MovePicker, OrderingHints};
 use super::repetition::repetition_score;
-use super::score::{from_tt, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
+use super::score::{from_tt, mate_in, mated_in, to_tt, INFINITE, MAX_PLY, WIN_BOUND};
 use super::worker::Searcher;
 use crate::board::{Move, PieceKind, Position};
 use crate::tt::Bound;
@@ -57,11 +57,12 @@ impl Searcher {
         self.pv_len[ply] = 0;
         let root = ply == 0;
         if !root {
-            if let Some(score) = repetition_score(&mut self.pos, ply) {
+            if let Some(score) = repetition_score(&mut self.pos, ply, self.config.repetition) {
                 return score;
             }
         }
         if depth <= 0 {
+            self.horizon = true;
             return if self.config.quiescence {
                 self.qsearch(alpha, beta, ply)
             } else {
@@ -74,6 +75,7 @@ impl Searcher {
         self.nodes += 1;
         if !root {
             if ply >= MAX_PLY - 1 {
+                self.horizon = true;
                 return self.evaluate();
             }
             if self.config.mate_distance {
@@ -105,13 +107,15 @@ impl Searcher {
                     Bound::None => false,
                 };
                 if cut {
+                    // The stored result may rest on a horizon the table does not record.
+                    self.horizon = true;
                     return score;
                 }
             }
         }
         let static_eval = match (in_check, tt_eval) {
             (true, _) => -INFINITE,
-            (false, Some(e)) if e.abs() < MATE_BOUND => e,
+            (false, Some(e)) if e.abs() < WIN_BOUND => e,
             (false, _) => self.evaluate(),
         };
         self.stack[ply].static_eval = static_eval;
@@ -120,9 +124,10 @@ impl Searcher {
             // Reverse futility: far above beta near the leaves, the opponent will not catch up.
             if self.config.futility
                 && depth <= 6
-                && static_eval.abs() < MATE_BOUND
+                && static_eval.abs() < WIN_BOUND
                 && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
             {
+                self.horizon = true;
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too.
@@ -130,7 +135,7 @@ impl Searcher {
                 && allow_null
                 && depth >= 3
                 && static_eval >= beta
-                && beta.abs() < MATE_BOUND
+                && beta.abs() < WIN_BOUND
                 && has_big_piece(&self.pos)
             {
                 let r = 3 + depth / 4;
@@ -142,8 +147,9 @@ impl Searcher {
                     return 0;
                 }
                 if score >= beta {
+                    self.horizon = true;
                     if depth < 10 {
-                        return if score >= MATE_BOUND { beta } else { score };
+                        return if score >= WIN_BOUND { beta } else { score };
                     }
                     // Verification at high depth guards against zugzwang-like positions.
                     let verified = self.pvs(depth - r, beta - 1, beta, ply, false, false);
@@ -195,12 +201,13 @@ impl Searcher {
                 && !capture
                 && searched > 0
                 && depth <= 3
-                && best_score > -MATE_BOUND
+                && best_score > -WIN_BOUND
                 // Stalemate wins in xiangqi, so a quiet move can end the game: keep them all
-                // when a mate is already on the board.
-                && alpha.abs() < MATE_BOUND
+                // when a decided score (mate or rule win) is already on the board.
+                && alpha.abs() < WIN_BOUND
                 && static_eval + FUTILITY_MARGIN[depth as usize] <= alpha
             {
+                self.horizon = true;
                 self.unmake_move();
                 continue;
             }

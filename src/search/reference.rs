@@ -1,6 +1,7 @@
 //! Reference searchers for tests and comparison: plain minimax and plain alpha-beta, in
 //! generation order, with static leaves and the same terminal and repetition rules as the search.
 
+use super::config::RepetitionRule;
 use super::repetition::repetition_score;
 use super::score::{mated_in, INFINITE};
 use crate::board::Position;
@@ -17,7 +18,7 @@ pub struct Counter {
 pub fn minimax(pos: &mut Position, depth: u32, ply: usize, counter: &mut Counter) -> i32 {
     counter.nodes += 1;
     if ply > 0 {
-        if let Some(s) = repetition_score(pos, ply) {
+        if let Some(s) = repetition_score(pos, ply, RepetitionRule::Asian) {
             return s;
         }
     }
@@ -48,7 +49,7 @@ pub fn alphabeta(
 ) -> i32 {
     counter.nodes += 1;
     if ply > 0 {
-        if let Some(s) = repetition_score(pos, ply) {
+        if let Some(s) = repetition_score(pos, ply, RepetitionRule::Asian) {
             return s.clamp(alpha, beta);
         }
     }

@@ -1,22 +1,43 @@
-//! Repetition inside the search, by the rules of play (board/rules.rs): a repeated position is
-//! a draw, except that a side that checked (or chased) throughout the cycle loses. Applied at
-//! the first repetition, inside the tree or against the game history: the conservative reading
-//! that Pikafish also uses.
+//! Repetition inside the search, by the rules of play (board/rules.rs). A repeated position is
+//! scored when its earlier occurrence lies strictly inside the search tree (the side that
+//! could deviate had the same choice at the first occurrence, so the cycle adds nothing), or
+//! when it is the position's third occurrence, where the game rule ends the game. A position
+//! that repeats the game history only once, or the root itself, is searched on: the game
+//! goes on there, and whoever checks or chases may still deviate. This is the convention of
+//! Stockfish and Pikafish; scoring every first repetition against the history made Pao print
+//! `mate 1` for an evasion that decided nothing (issue 15).
+//!
+//! A ruled repetition scores: a draw (0) when nobody or both checked or chased perpetually;
+//! a win or loss **by rule** ([`rule_win_in`], a band just below the mate scores: it is not a
+//! mate) for the side to move when the other side, or itself, was the perpetual offender.
+//! With [`RepetitionRule::Draw`] every ruled repetition is a draw.
 
-use super::score::{mate_in, mated_in, DRAW};
-use crate::board::rules::{find_repetition, RepetitionVerdict};
+use super::config::RepetitionRule;
+use super::score::{rule_loss_in, rule_win_in, DRAW};
+use crate::board::rules::{repetition_distance, rule_repetition, RepetitionVerdict};
 use crate::board::Position;
 
-/// The score of the current node if its position repeats an earlier one, from the side to
-/// move's point of view; `None` when it does not repeat.
+/// The score of the current node, `ply` plies below the root, if its position repeats and the
+/// repetition is ruled (see the module comment), from the side to move's point of view;
+/// `None` when the search must go on.
 #[inline]
-pub fn repetition_score(pos: &mut Position, ply: usize) -> Option<i32> {
+pub fn repetition_score(pos: &mut Position, ply: usize, rule: RepetitionRule) -> Option<i32> {
     if pos.plies_since_capture() < 4 {
         return None;
     }
-    find_repetition(pos, 2).map(|r| match r.verdict {
-        RepetitionVerdict::WinForSideToMove => mate_in(ply),
-        RepetitionVerdict::LossForSideToMove => mated_in(ply),
+    let (nearest, since_null) = repetition_distance(pos, 2)?;
+    let distance = if nearest < ply {
+        nearest
+    } else {
+        // Against the game history: only the third occurrence ends the game.
+        repetition_distance(pos, 3)?.0
+    };
+    if rule == RepetitionRule::Draw {
+        return Some(DRAW);
+    }
+    Some(match rule_repetition(pos, distance, since_null).verdict {
         RepetitionVerdict::Draw => DRAW,
+        RepetitionVerdict::WinForSideToMove => rule_win_in(ply),
+        RepetitionVerdict::LossForSideToMove => rule_loss_in(ply),
     })
 }

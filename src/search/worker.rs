@@ -3,7 +3,7 @@
 use super::config::{Driver, SearchConfig};
 use super::heuristics::Heuristics;
 use super::limits::Limits;
-use super::score::{INFINITE, MAX_PLY};
+use super::score::{is_decisive, INFINITE, MAX_PLY};
 use crate::board::{Move, Piece, Position};
 use crate::eval;
 use crate::eval::nnue::{AccumulatorStack, Network};
@@ -15,6 +15,10 @@ use std::time::Instant;
 
 /// How often (in nodes) the search looks at the clock, the node budget and the stop flag.
 const POLL_INTERVAL: u64 = 2048;
+
+/// Iterations in a row with the same decided score after which `stop_when_decided` ends the
+/// search.
+const DECIDED_ITERATIONS: u32 = 4;
 
 /// Per-ply scratch data.
 #[derive(Copy, Clone)]
@@ -73,6 +77,10 @@ pub struct Searcher {
     pub(crate) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pub(crate) pv_len: [usize; MAX_PLY + 2],
     pub(crate) stack: [StackEntry; MAX_PLY + 4],
+    /// Set when the current iteration's value rests on its depth horizon somewhere (a leaf,
+    /// a pruned move, a table cutoff). An iteration that never set it solved the tree
+    /// outright (every line ended in mate, stalemate or a ruled repetition).
+    pub(crate) horizon: bool,
     limits: Limits,
     next_poll: u64,
     /// Give up the CPU at every poll (more workers than cores: let the protocol threads in).
@@ -103,6 +111,7 @@ impl Searcher {
                 piece: None,
                 static_eval: 0,
             }; MAX_PLY + 4],
+            horizon: false,
             limits: Limits::depth(1),
             next_poll: POLL_INTERVAL,
             yield_at_poll: false,
@@ -321,6 +330,7 @@ impl Searcher {
             return result;
         }
         let mut score = 0;
+        let mut decided_iterations = 0;
         let max_depth = limits.depth.clamp(1, (MAX_PLY - 8) as u32);
         for depth in first_depth.max(1)..=max_depth {
             if depth > first_depth && !skip(depth) {
@@ -328,6 +338,7 @@ impl Searcher {
             }
             self.root_best = Move::NONE;
             self.seldepth = 0;
+            self.horizon = false;
             let s = match self.config.driver {
                 Driver::Mtdf => self.mtdf(depth as i32, score),
                 Driver::Pvs => self.aspiration(depth as i32, score),
@@ -335,6 +346,11 @@ impl Searcher {
             if self.stopped {
                 break;
             }
+            decided_iterations = match (is_decisive(s), result.depth > 0 && s == score) {
+                (true, true) => decided_iterations + 1,
+                (true, false) => 1,
+                (false, _) => 0,
+            };
             score = s;
             let pv: Vec<Move> = if self.pv_len[0] > 0 {
                 self.pv[0][..self.pv_len[0]].to_vec()
@@ -357,7 +373,10 @@ impl Searcher {
                 pv,
                 nodes: self.nodes,
             });
-            if limits.soft_deadline.is_some_and(|d| Instant::now() >= d) {
+            if limits.soft_deadline.is_some_and(|d| Instant::now() >= d)
+                || (limits.stop_when_decided
+                    && (decided_iterations >= DECIDED_ITERATIONS || !self.horizon))
+            {
                 break;
             }
         }

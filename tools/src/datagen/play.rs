@@ -5,7 +5,7 @@ use super::rng::SplitMix64;
 use crate::openings::Opening;
 use pao::board::rules::{game_result, GameResult};
 use pao::board::{Color, Position};
-use pao::search::score::is_mate_score;
+use pao::search::score::is_decisive;
 use pao::search::{Limits, SearchConfig, Searcher};
 use pao::tt::TranspositionTable;
 use std::sync::Arc;
@@ -132,7 +132,8 @@ impl Player {
             };
             let side = pos.side_to_move();
             let leader = if score > 0 { side } else { side.flip() };
-            if is_mate_score(score) {
+            // A mate or a win by the repetition rule ends the game at once.
+            if is_decisive(score) {
                 break win_for(leader);
             }
             if score.abs() > ADJUDICATE_SCORE {
