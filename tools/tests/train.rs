@@ -72,8 +72,9 @@ fn a_small_run_writes_a_loadable_net_and_resumes_to_the_same_weights() {
     assert!(lines[1].starts_with("fitted K = "), "{out}");
     assert!(lines[2].starts_with("epoch 1/2: train loss "), "{out}");
     assert!(lines[3].starts_with("epoch 2/2: train loss "), "{out}");
+    assert!(lines[4].starts_with("trained 2 epoch(s) in "), "{out}");
     assert!(
-        lines[4].starts_with(&format!(
+        lines[5].starts_with(&format!(
             "wrote {} (hidden 32, SquaredClippedRelu)",
             p("a.bin")
         )),
