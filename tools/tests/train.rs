@@ -207,16 +207,27 @@ fn bad_arguments_and_bad_files_are_one_error_line() {
             format!("{}: not a Pao training checkpoint", p("ckpt")),
         ),
     ];
-    for (args, message) in cases {
+    // The first six are argument errors: clap's convention (status 2, `error: ...`, then the
+    // usage line); the rest fail at run time (status 1, one line naming the command).
+    for (i, (args, message)) in cases.into_iter().enumerate() {
         let mut all = vec!["train".to_string()];
         all.extend(args);
         let all: Vec<&str> = all.iter().map(String::as_str).collect();
         let (code, out, err) = tools(&all);
-        assert_eq!(
-            (code, out.as_str(), err),
-            (1, "", format!("pao-tools train: {message}")),
-            "{all:?}"
-        );
+        if i < 6 {
+            assert_eq!(
+                (code, out.as_str(), err.lines().next()),
+                (2, "", Some(format!("error: {message}").as_str())),
+                "{all:?}"
+            );
+            assert_eq!(err.lines().last(), Some("Usage: pao-tools train [ARGS]..."));
+        } else {
+            assert_eq!(
+                (code, out.as_str(), err),
+                (1, "", format!("pao-tools train: {message}")),
+                "{all:?}"
+            );
+        }
     }
     let (code, _, err) = tools(&["synth-data", "--positions", "0", "--out", &p("x.bin")]);
     assert_eq!(
