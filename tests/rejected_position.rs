@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Engine, TIMEOUT};
+use common::Engine;
 
 const ERROR: &str = "info string error: no valid position (the last position command was rejected)";
 

@@ -5,7 +5,7 @@
 use super::knowledge::{side_term_parts, TERM_NAMES};
 use super::psqt::{Pair, MAX_PHASE, PSQ};
 use super::{cannot_mate, phase, TEMPO};
-use crate::board::{Color, Position, Square, SQUARES};
+use crate::board::{Color, Position, Square};
 
 /// One term for both sides, each from its own point of view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,11 +45,10 @@ impl Breakdown {
 /// The terms of `pos`'s evaluation, with or without knowledge.
 pub fn breakdown(pos: &Position, knowledge: bool) -> Breakdown {
     let mut psq = [Pair::default(); 2];
-    for index in 0..SQUARES {
-        let sq = Square::from_index(index);
+    for sq in Square::all() {
         if let Some(p) = pos.piece_at(sq) {
             // The table is red-relative: black's entries are negated.
-            let v = PSQ[p.code()][index];
+            let v = PSQ[p.code()][sq.index()];
             let (side, sign) = match p.color() {
                 Color::Red => (0, 1),
                 Color::Black => (1, -1),

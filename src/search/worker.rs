@@ -400,7 +400,7 @@ impl Searcher {
             self.seldepth = 0;
             self.horizon = false;
             let mut lines: Vec<RootLine> = Vec::with_capacity(wanted);
-            for line in 0..wanted {
+            for (line, &centre) in previous.iter().enumerate() {
                 // Line i searches the root without the moves of lines 1..i-1.
                 self.root_moves = if line == 0 {
                     base_moves.clone()
@@ -414,8 +414,8 @@ impl Searcher {
                 self.skip_root_store = line > 0;
                 self.root_best = Move::NONE;
                 let s = match self.config.driver {
-                    Driver::Mtdf => self.mtdf(depth as i32, previous[line]),
-                    Driver::Pvs => self.aspiration(depth as i32, previous[line]),
+                    Driver::Mtdf => self.mtdf(depth as i32, centre),
+                    Driver::Pvs => self.aspiration(depth as i32, centre),
                 };
                 if self.stopped {
                     break;
@@ -438,7 +438,7 @@ impl Searcher {
                 break;
             }
             // Search instability can rank a later line above an earlier one: best first.
-            lines.sort_by(|a, b| b.score.cmp(&a.score));
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
             for (p, l) in previous.iter_mut().zip(&lines) {
                 *p = l.score;
             }
@@ -476,7 +476,7 @@ impl Searcher {
             }
             // `go mate N`: a mate in N moves is N * 2 - 1 plies.
             if let (Some(n), Some(plies)) = (limits.mate, super::score::mate_plies(score)) {
-                if plies > 0 && plies <= 2 * n as i32 - 1 {
+                if plies > 0 && plies < 2 * n as i32 {
                     break;
                 }
             }

@@ -73,7 +73,7 @@ impl CecpClock {
             return;
         }
         self.own_ms = self.own_ms.saturating_sub(used_ms) + self.inc_ms;
-        if self.moves > 0 && moves_made % self.moves == 0 {
+        if self.moves > 0 && moves_made.is_multiple_of(self.moves) {
             self.own_ms += self.base_ms;
         }
     }

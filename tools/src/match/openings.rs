@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn committed_balanced_openings_are_many_and_distinct() {
-        let text = include_str!("../data/balanced-openings.txt");
+        let text = include_str!("../../data/balanced-openings.txt");
         let all = parse_file(text).unwrap();
         assert_eq!(all.len(), 300);
         let mut keys: Vec<u64> = all.iter().map(|o| o.position().unwrap().key()).collect();
