@@ -36,15 +36,12 @@ fn one_thread_fixed_depth_is_reproducible() {
             pool.clear_heuristics();
             pool.start(job(i as u64, fen, 6, true));
             loop {
-                match rx
+                if let PoolEvent::Finished { result, .. } = rx
                     .recv_timeout(Duration::from_secs(60))
                     .expect("pool answers")
                 {
-                    PoolEvent::Finished { result, .. } => {
-                        out.push((result.best_move, result.score, result.nodes));
-                        break;
-                    }
-                    _ => {}
+                    out.push((result.best_move, result.score, result.nodes));
+                    break;
                 }
             }
         }
@@ -139,15 +136,12 @@ fn workers_clear_the_table_in_parallel_slices() {
         // The pool searches as before after a clear.
         pool.start(job(8, START_FEN, 3, true));
         loop {
-            match rx
+            if let PoolEvent::Finished { id, result } = rx
                 .recv_timeout(Duration::from_secs(60))
                 .expect("pool answers")
             {
-                PoolEvent::Finished { id, result } => {
-                    assert_eq!((id, result.depth), (8, 3));
-                    break;
-                }
-                _ => {}
+                assert_eq!((id, result.depth), (8, 3));
+                break;
             }
         }
     }

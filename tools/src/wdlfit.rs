@@ -41,8 +41,7 @@ fn samples_of(game: &str) -> Result<Vec<Sample>, String> {
     {
         return Err(termination.to_string());
     }
-    let mut red_to_move =
-        !tag(game, "FEN").is_some_and(|f| f.split_whitespace().nth(1) == Some("b"));
+    let mut red_to_move = tag(game, "FEN").is_none_or(|f| f.split_whitespace().nth(1) != Some("b"));
     let body = game.split("\n\n").nth(1).unwrap_or("");
     let mut out = Vec::new();
     let mut mover_is_red = true;
