@@ -3,12 +3,13 @@
 //! On Linux a table of 2 MiB or more is an anonymous mapping aligned to 2 MiB and advised
 //! `MADV_HUGEPAGE`, so that the kernel backs it with large pages (fewer TLB misses on random
 //! probes) where transparent huge pages are enabled. The kernel hands the pages out zeroed as
-//! they are first touched, so even a 16 GiB table is ready at once; clearing a slice gives its
-//! whole pages back (`MADV_DONTNEED`: they read as zero again) and writes zeros only at the
-//! slice's unaligned edges. Elsewhere, and for small tables, the block comes zeroed from the
-//! allocator and a clear writes zeros.
+//! they are first touched, so even a 16 GiB table is allocated at once; clearing a slice
+//! writes zeros over its mapped pages (`mincore` tells which) and maps the others with one
+//! store each, so that a cleared table is all in memory. Elsewhere, and for small tables, the block comes zeroed from the
+//! allocator and a clear writes zeros over all of it.
 
 use super::{Bucket, TtError};
+#[cfg(target_os = "linux")]
 use std::sync::atomic::Ordering;
 
 /// Whether the table got large pages.
@@ -152,33 +153,68 @@ impl BucketArray {
         }
         #[cfg(target_os = "linux")]
         if let Backing::Mapped(_) = self.backing {
-            const PAGE: usize = 4096;
-            let size = std::mem::size_of::<Bucket>();
-            let base = self.buckets as usize;
-            let lo = (base + start * size).next_multiple_of(PAGE);
-            let hi = (base + end * size) / PAGE * PAGE;
-            if hi > lo {
-                // SAFETY: [lo, hi) is page-aligned and inside this array's own private mapping;
-                // the pages read as zero afterwards, which is a valid (empty) Bucket.
-                let r =
-                    unsafe { libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_DONTNEED) };
-                if r == 0 {
-                    self.zero_buckets(start, (lo - base) / size);
-                    self.zero_buckets((hi - base) / size, end);
-                    return;
-                }
-            }
+            self.clear_resident(start, end);
+            return;
         }
         self.zero_buckets(start, end);
     }
 
-    fn zero_buckets(&self, start: usize, end: usize) {
-        for b in &self[start..end] {
-            for e in &b.entries {
-                e.data.store(0, Ordering::Relaxed);
-                e.check.store(0, Ordering::Relaxed);
+    /// Zeroes `start..end` and backs all of it with memory. Pages already mapped are written
+    /// with zeros; for the others one write per page is enough, as the kernel hands pages
+    /// out zeroed. So the first clear after an allocation faults the whole table in, on the
+    /// workers' time, rather than during the next search, where a fault per new page (a
+    /// large page takes a fraction of a millisecond) slows the first thousands of nodes and
+    /// delays the workers' stop.
+    #[cfg(target_os = "linux")]
+    fn clear_resident(&self, start: usize, end: usize) {
+        const PAGE: usize = 4096;
+        let size = std::mem::size_of::<Bucket>();
+        let base = self.buckets as usize;
+        let (lo, hi) = (base + start * size, base + end * size);
+        let mut resident = vec![0u8; LARGE_PAGE / PAGE];
+        let mut addr = lo;
+        while addr < hi {
+            let page_start = addr & !(PAGE - 1);
+            let chunk_end = hi.min(page_start + LARGE_PAGE);
+            // SAFETY: the range starts on a page boundary inside this array's own mapping
+            // (which extends a large page past the buckets), and `resident` holds one byte
+            // for each of its pages.
+            let r = unsafe {
+                libc::mincore(
+                    page_start as *mut libc::c_void,
+                    chunk_end - page_start,
+                    resident.as_mut_ptr(),
+                )
+            };
+            for (i, &flags) in resident
+                .iter()
+                .enumerate()
+                .take((chunk_end - page_start).div_ceil(PAGE))
+            {
+                let from = (addr.max(page_start + i * PAGE) - base) / size;
+                let to = (chunk_end.min(page_start + (i + 1) * PAGE) - base).div_ceil(size);
+                if r == 0 && flags & 1 == 0 {
+                    // Unmapped: it reads as zero; one store maps it.
+                    self[from].entries[0].data.store(0, Ordering::Relaxed);
+                } else {
+                    self.zero_buckets(from, to);
+                }
             }
+            addr = chunk_end;
         }
+    }
+
+    fn zero_buckets(&self, start: usize, end: usize) {
+        let end = end.min(self.count);
+        if start >= end {
+            return;
+        }
+        let bytes = (end - start) * std::mem::size_of::<Bucket>();
+        // SAFETY: the buckets `start..end` lie inside the array; their atomics allow writes
+        // through a shared reference (interior mutability), all-zero bits is a valid Bucket,
+        // and no other thread touches them during a clear (the pool's contract), so one plain
+        // memset races with nothing.
+        unsafe { std::ptr::write_bytes(self.buckets.add(start) as *mut u8, 0, bytes) };
     }
 }
 
