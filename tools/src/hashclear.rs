@@ -11,9 +11,11 @@ use std::time::{Duration, Instant};
 /// Help text.
 pub fn usage() -> String {
     "usage: pao-tools hashclear [--engine PATH] [--hash MB] [--threads T] [--fill S] [--runs N]\n\
+     [--settle MS]\n\
      Times `setoption name Clear Hash` + `isready` -> `readyok` on a table of MB MiB (default\n\
      16384) filled by S seconds (default 10) of `go infinite` with T threads (default 2),\n\
-     N times (default 3); prints the engine's memory before and after each clear.\n"
+     N times (default 3), MS ms (default 3000) after the search's `bestmove`, so that its\n\
+     workers have parked; prints the engine's memory before and after each clear.\n"
         .to_string()
 }
 
@@ -32,6 +34,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         10u64,
         3usize,
     );
+    let mut settle = 3000u64;
     let mut i = 0;
     while i < args.len() {
         let value = args
@@ -44,6 +47,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--threads" => threads = value.parse().map_err(|_| bad())?,
             "--fill" => fill = value.parse().map_err(|_| bad())?,
             "--runs" => runs = value.parse().map_err(|_| bad())?,
+            "--settle" => settle = value.parse().map_err(|_| bad())?,
             other => return Err(format!("unexpected argument '{other}'")),
         }
         i += 2;
@@ -81,6 +85,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         std::thread::sleep(Duration::from_secs(fill));
         e.send("stop").map_err(|x| x.to_string())?;
         wait(&mut e, "bestmove", 10)?;
+        // `bestmove` comes at once; the workers park a moment later (the clear waits for
+        // them). Without a pause, the time below includes that.
+        std::thread::sleep(Duration::from_millis(settle));
         let before = mib(rss_kib(pid));
         let t = Instant::now();
         e.send("setoption name Clear Hash")
