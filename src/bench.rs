@@ -51,6 +51,8 @@ pub struct BenchOptions {
     pub hash_mib: usize,
     /// Pin worker threads to cores.
     pub pin: bool,
+    /// Ask for large pages for the table.
+    pub large_pages: bool,
     /// Lazy SMP depth stagger.
     pub stagger: bool,
     /// Search switches.
@@ -66,6 +68,7 @@ impl Default for BenchOptions {
             threads: 1,
             hash_mib: 16,
             pin: true,
+            large_pages: true,
             stagger: true,
             config: SearchConfig::FULL,
             network: crate::eval::nnue::embedded().filter(|_| crate::eval::nnue::USE_BY_DEFAULT),
@@ -86,7 +89,7 @@ pub fn run(
         .map(|fen| Position::from_fen(fen).map_err(|e| format!("bad bench FEN '{fen}': {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     let tt = Arc::new(
-        TranspositionTable::new(options.hash_mib)
+        TranspositionTable::with_large_pages(options.hash_mib, options.large_pages)
             .map_err(|e| format!("cannot allocate {} MiB of hash: {e:?}", options.hash_mib))?,
     );
     let (tx, rx) = crossbeam_channel::unbounded();
@@ -191,6 +194,7 @@ pub fn run_ablation(
             threads: 1,
             hash_mib,
             pin: false,
+            large_pages: true,
             stagger: false,
             config,
             network: None,

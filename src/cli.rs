@@ -62,6 +62,9 @@ struct BenchArgs {
     /// Do not pin threads to cores
     #[arg(long = "no-pin")]
     no_pin: bool,
+    /// Do not ask for large pages for the table
+    #[arg(long = "no-large-pages")]
+    no_large_pages: bool,
     /// Search with the enhancements added one at a time (plain alpha-beta to the full search)
     #[arg(long)]
     ablation: bool,
@@ -205,6 +208,7 @@ fn bench_command(args: BenchArgs) -> Result<(), CliError> {
     }
     options.stagger = !args.no_stagger;
     options.pin = !args.no_pin;
+    options.large_pages = !args.no_large_pages;
     let fens_text = match &args.fens {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| CliError::Usage(format!("cannot read '{path}': {e}")))?,

@@ -3,6 +3,7 @@
 mod book;
 mod datagen;
 mod fake_engine;
+mod hashclear;
 mod judge;
 mod latency;
 mod r#match;
@@ -48,13 +49,15 @@ enum Command {
     Wdlfit(Raw),
     /// Long go-infinite run: memory, counters, depth > 100, a PASS/FAIL line
     Soak(Raw),
+    /// Time Clear Hash + isready on a big used table
+    Hashclear(Raw),
     /// A scripted engine for tests
     #[command(name = "fake-engine", hide = true)]
     FakeEngine(fake_engine::FakeArgs),
 }
 
 /// The arguments of a command that still parses its own (`openings`, `train`, `soak`,
-/// `wdlfit`): `--help` and
+/// `wdlfit`, `hashclear`): `--help` and
 /// `-h` print its usage, a rejected argument exits with status 2 like clap's own errors.
 #[derive(clap::Args, Debug)]
 #[command(disable_help_flag = true)]
@@ -95,6 +98,7 @@ impl Command {
             Command::Latency(_) => "latency",
             Command::Wdlfit(_) => "wdlfit",
             Command::Soak(_) => "soak",
+            Command::Hashclear(_) => "hashclear",
             Command::FakeEngine(_) => "fake-engine",
         }
     }
@@ -132,6 +136,7 @@ fn main() {
         Command::Latency(a) => latency::run(a),
         Command::Wdlfit(a) => a.run(wdlfit::usage, |_| Ok(()), wdlfit::run),
         Command::Soak(a) => a.run(soak::usage, soak::parse, soak::run),
+        Command::Hashclear(a) => a.run(hashclear::usage, |_| Ok(()), hashclear::run),
         Command::FakeEngine(a) => fake_engine::run(a),
     };
     match result {

@@ -70,7 +70,7 @@ fn field(line: &str, key: &str) -> Option<u64> {
 }
 
 /// Resident memory of `pid` in KiB.
-fn rss_kib(pid: u32) -> Option<u64> {
+pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
