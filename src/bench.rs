@@ -142,6 +142,8 @@ pub struct AblationRow {
     pub nodes: u64,
     /// Total milliseconds.
     pub time_ms: u128,
+    /// What else the row measured (B*: proofs and agreement with the full search).
+    pub note: String,
 }
 
 /// The ablation ladder: from plain alpha-beta, enhancements added one at a time, then MTD(f)
@@ -177,6 +179,9 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
     let mut mtdf = SearchConfig::FULL;
     mtdf.driver = Driver::Mtdf;
     rows.push(("MTD(f), all on", mtdf));
+    let mut sss = SearchConfig::FULL;
+    sss.driver = Driver::SssStar;
+    rows.push(("SSS* (MTD(+inf)), all on", sss));
     rows
 }
 
@@ -188,6 +193,8 @@ pub fn run_ablation(
     row: &mut dyn FnMut(&AblationRow),
 ) -> Result<Vec<AblationRow>, String> {
     let mut rows = Vec::new();
+    // The full search's move and nodes per position: B*'s yardstick and budget.
+    let mut full: Vec<(String, u64)> = Vec::new();
     for (name, config) in ablation_ladder() {
         let options = BenchOptions {
             depth,
@@ -199,14 +206,68 @@ pub fn run_ablation(
             config,
             network: None,
         };
-        let (nodes, time_ms) = run(fens, &options, &mut |_| {})?;
+        let is_full = config == SearchConfig::FULL;
+        let (nodes, time_ms) = run(fens, &options, &mut |l| {
+            if is_full {
+                full.push((l.best_move.clone(), l.nodes));
+            }
+        })?;
         let r = AblationRow {
             name,
             nodes,
             time_ms,
+            note: String::new(),
         };
         row(&r);
         rows.push(r);
     }
+    let r = bstar_row(fens, &full, hash_mib)?;
+    row(&r);
+    rows.push(r);
     Ok(rows)
+}
+
+/// B* at the root of every position with the full search's node count there as its budget:
+/// how often it proved a move best, and how often its move was the full search's.
+fn bstar_row(
+    fens: &[&str],
+    full: &[(String, u64)],
+    hash_mib: usize,
+) -> Result<AblationRow, String> {
+    use crate::search::{Driver, Searcher};
+    let tt = Arc::new(
+        TranspositionTable::new(hash_mib)
+            .map_err(|e| format!("cannot allocate {hash_mib} MiB of hash: {e:?}"))?,
+    );
+    let mut searcher = Searcher::new(
+        Arc::clone(&tt),
+        SearchConfig {
+            driver: Driver::BStar,
+            ..SearchConfig::FULL
+        },
+    );
+    let (mut nodes, mut time_ms, mut proven, mut agree) = (0, 0, 0, 0);
+    for (fen, (full_move, budget)) in fens.iter().zip(full) {
+        let pos = Position::from_fen(fen).map_err(|e| format!("bad bench FEN '{fen}': {e}"))?;
+        tt.clear();
+        searcher.clear_heuristics();
+        let moves: Vec<_> = pos.clone().legal_moves().iter().copied().collect();
+        let mut limits = Limits::depth(1);
+        limits.nodes = (*budget).max(1);
+        let start = Instant::now();
+        let (r, p) = searcher.bstar_search(&pos, &moves, &limits, &mut |_| {});
+        time_ms += start.elapsed().as_millis();
+        nodes += r.nodes;
+        proven += usize::from(p);
+        agree += usize::from(r.best_move.map(|m| m.to_string()).as_deref() == Some(full_move));
+    }
+    Ok(AblationRow {
+        name: "B* (root), full search's nodes",
+        nodes,
+        time_ms,
+        note: format!(
+            "proved {proven}/{n}, same move as the full search {agree}/{n}",
+            n = fens.len()
+        ),
+    })
 }

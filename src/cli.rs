@@ -244,11 +244,12 @@ fn bench_command(args: BenchArgs) -> Result<(), CliError> {
         bench::run_ablation(&fens, depth, options.hash_mib, &mut |r| {
             let b = *base.get_or_insert(r.nodes);
             println!(
-                "{:<38} {:>14} {:>10} {:>11.1}x",
+                "{:<38} {:>14} {:>10} {:>11.1}x {}",
                 r.name,
                 r.nodes,
                 r.time_ms,
-                b as f64 / r.nodes.max(1) as f64
+                b as f64 / r.nodes.max(1) as f64,
+                r.note
             );
         })
         .map_err(CliError::Usage)?;

@@ -1,7 +1,7 @@
 //! Engine options: one table serves both dialects (UCCI name, UCI name), with ranges checked
 //! at the edge so the coordinator only ever sees valid values.
 
-use crate::search::RepetitionRule;
+use crate::search::{Driver, RepetitionRule};
 
 /// Largest accepted hash size in MiB (16 TiB); what the machine can give is checked on allocation.
 pub const MAX_HASH_MIB: usize = 1 << 24;
@@ -33,8 +33,8 @@ pub struct Options {
     pub knowledge: Level,
     /// Random noise added to root scores (none..huge).
     pub randomness: Level,
-    /// Root driver: PVS or MTD(f).
-    pub mtdf: bool,
+    /// Root driver: PVS, MTD(f), SSS* (MTD(+inf)) or B*.
+    pub driver: Driver,
     /// How the search scores repetitions: the Asian rules, or every repetition a draw.
     pub repetition_rule: RepetitionRule,
     /// Lazy SMP depth stagger for helper threads.
@@ -122,7 +122,7 @@ impl Options {
             pruning: Level::Large,
             knowledge: Level::Large,
             randomness: Level::None,
-            mtdf: false,
+            driver: Driver::Pvs,
             repetition_rule: RepetitionRule::Asian,
             stagger: true,
             debug: false,
@@ -240,11 +240,12 @@ impl Options {
                 Effect::None
             }
             "searchdriver" => {
-                self.mtdf = match value.trim().to_ascii_lowercase().as_str() {
-                    "pvs" => false,
-                    "mtdf" => true,
-                    v => return Err(format!("option {name}: '{v}' is not pvs or mtdf")),
-                };
+                self.driver = Driver::parse(value).ok_or_else(|| {
+                    format!(
+                        "option {name}: '{}' is not pvs, mtdf, sssstar or bstar",
+                        value.trim()
+                    )
+                })?;
                 Effect::None
             }
             "repetitionrule" => {
@@ -344,7 +345,7 @@ impl Options {
             format!("option pruning type combo {levels} default large"),
             format!("option knowledge type combo {levels} default large"),
             "option randomness type combo var none var tiny var small var medium var large var huge default none".to_string(),
-            "option searchdriver type combo var pvs var mtdf default pvs".to_string(),
+            "option searchdriver type combo var pvs var mtdf var sssstar var bstar default pvs".to_string(),
             "option repetitionrule type combo var asian var draw default asian".to_string(),
             "option smpstagger type check default true".to_string(),
             "option drawresign type check default false".to_string(),
@@ -358,11 +359,14 @@ impl Options {
     /// the table size and the threads come from `memory` and `cores`.
     pub fn cecp_lines(&self) -> Vec<String> {
         let flag = |b: bool| u8::from(b);
-        let driver = if self.mtdf {
-            "pvs /// *mtdf"
-        } else {
-            "*pvs /// mtdf"
-        };
+        let driver = [Driver::Pvs, Driver::Mtdf, Driver::SssStar, Driver::BStar]
+            .iter()
+            .map(|&d| {
+                let mark = if d == self.driver { "*" } else { "" };
+                format!("{mark}{}", d.name())
+            })
+            .collect::<Vec<_>>()
+            .join(" /// ");
         vec![
             format!("Move Overhead -spin {} 0 10000", self.move_overhead_ms),
             format!("OwnBook -check {}", flag(self.use_book)),
@@ -394,7 +398,7 @@ impl Options {
             "option name OwnBook type check default true".to_string(),
             "option name BookFile type string default <empty>".to_string(),
             "option name PinThreads type check default true".to_string(),
-            "option name SearchDriver type combo default pvs var pvs var mtdf".to_string(),
+            "option name SearchDriver type combo default pvs var pvs var mtdf var sssstar var bstar".to_string(),
             "option name RepetitionRule type combo default asian var asian var draw".to_string(),
             "option name SMPStagger type check default true".to_string(),
             format!(

@@ -69,7 +69,7 @@ fn handshake_answers_protover_with_features() {
     for option in [
         "feature option=\"Move Overhead -spin 30 0 10000\"",
         "feature option=\"OwnBook -check 1\"",
-        "feature option=\"SearchDriver -combo *pvs /// mtdf\"",
+        "feature option=\"SearchDriver -combo *pvs /// mtdf /// sssstar /// bstar\"",
         "feature option=\"Clear Hash -button\"",
     ] {
         assert!(lines.iter().any(|l| l == option), "missing {option}");

@@ -112,6 +112,10 @@ impl<W: Write> Coordinator<W> {
             for line in &lines {
                 self.line(line);
             }
+            // B*'s root bounds (UCCI and UCI; CECP has no `info string`).
+            if let (Some(proven), false) = (it.proven, dialect == Dialect::Cecp) {
+                self.line(&protocol::format_bounds(&it.bounds, proven, rank_base));
+            }
         }
         if stop {
             self.pool.stop();

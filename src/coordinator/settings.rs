@@ -5,7 +5,7 @@ use crate::book::BookSet;
 use crate::eval::nnue::Network;
 use crate::options::{Effect, Level};
 use crate::protocol::Dialect;
-use crate::search::{Driver, SearchConfig};
+use crate::search::SearchConfig;
 use crate::smp::WorkerPool;
 use crate::tt::{LargePages, TranspositionTable};
 use std::io::Write;
@@ -126,9 +126,7 @@ impl<W: Write> Coordinator<W> {
             config.futility = false;
         }
         config.knowledge = self.options.knowledge != Level::None;
-        if self.options.mtdf {
-            config.driver = Driver::Mtdf;
-        }
+        config.driver = self.options.driver;
         config.repetition = self.options.repetition_rule;
         config
     }

@@ -7,5 +7,7 @@ pub mod reader;
 
 pub use cecp::{parse_cecp, CecpCommand, CecpError};
 pub use command::{parse_command, Command, Dialect, GoParams, ParseContext, ProtocolError};
-pub use output::{format_bestmove, format_error, format_info, format_score, InfoLine};
+pub use output::{
+    format_bestmove, format_bounds, format_error, format_info, format_score, InfoLine,
+};
 pub use reader::{read_event, ReaderEvent};

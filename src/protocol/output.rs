@@ -124,6 +124,19 @@ pub fn format_bestmove(
     line
 }
 
+/// B*'s root bounds: `info string bstar proven|open bounds <move> <pessimistic> <optimistic>
+/// ...` (scores as in UCCI, from the side to move's view).
+pub fn format_bounds(bounds: &[(Move, i32, i32)], proven: bool, rank_base: RankBase) -> String {
+    let mut line = format!(
+        "info string bstar {} bounds",
+        if proven { "proven" } else { "open" }
+    );
+    for &(m, lo, hi) in bounds {
+        line.push_str(&format!(" {} {lo} {hi}", format_move(m, rank_base)));
+    }
+    line
+}
+
 /// `info string error: <message>`.
 pub fn format_error(message: &str) -> String {
     format!("info string error: {message}")

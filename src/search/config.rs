@@ -8,6 +8,31 @@ pub enum Driver {
     Pvs,
     /// MTD(f): zero-window searches converging on the value through the transposition table.
     Mtdf,
+    /// SSS* in its practical form, MTD(+inf): zero-window searches from +inf downwards through
+    /// the transposition table (Plaat et al.), in iterative deepening.
+    SssStar,
+    /// B* at the root (Berliner): best-first, on bounds from shallow searches, until one root
+    /// move is proven best or the budget is spent. An experiment, not a tournament setting.
+    BStar,
+}
+
+impl Driver {
+    /// The option value naming the driver (`searchdriver`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Driver::Pvs => "pvs",
+            Driver::Mtdf => "mtdf",
+            Driver::SssStar => "sssstar",
+            Driver::BStar => "bstar",
+        }
+    }
+
+    /// The driver an option value names.
+    pub fn parse(value: &str) -> Option<Driver> {
+        [Driver::Pvs, Driver::Mtdf, Driver::SssStar, Driver::BStar]
+            .into_iter()
+            .find(|d| value.trim().eq_ignore_ascii_case(d.name()))
+    }
 }
 
 /// How the search scores a repeated position.

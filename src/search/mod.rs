@@ -1,5 +1,7 @@
 //! One thread's search.
 
+pub mod bstar;
+mod bstar_root;
 pub mod config;
 pub mod heuristics;
 pub mod limits;

@@ -76,6 +76,10 @@ pub struct Iteration {
     /// The root lines best first (MultiPV); the first is `score` and `pv`. Fewer than asked
     /// when the search stopped inside the iteration.
     pub lines: Vec<RootLine>,
+    /// B* only: the root moves with their (pessimistic, optimistic) values.
+    pub bounds: Vec<(Move, i32, i32)>,
+    /// B* only: whether the first PV move is proven best.
+    pub proven: Option<bool>,
 }
 
 /// The result of a search.
@@ -225,7 +229,7 @@ impl Searcher {
     }
 
     /// Sets the search position to `root` (and refreshes the accumulators).
-    fn set_root(&mut self, root: &Position) {
+    pub(crate) fn set_root(&mut self, root: &Position) {
         self.pos = root.clone();
         if let Some(stack) = &mut self.nnue {
             stack.refresh(&self.pos);
@@ -362,15 +366,16 @@ impl Searcher {
         skip: &mut dyn FnMut(u32) -> bool,
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
-        self.set_root(root);
-        self.limits = limits.clone();
-        self.nodes = 0;
-        self.published = 0;
-        self.next_poll = POLL_INTERVAL.min(limits.nodes.max(1));
-        self.stopped = false;
-        self.seldepth = 0;
-        self.root_moves = allowed.to_vec();
-        self.heur.age();
+        if self.config.driver == Driver::BStar {
+            let mut legal = root.clone().legal_moves();
+            if !allowed.is_empty() {
+                legal.retain(|m| allowed.contains(&m));
+            }
+            if !legal.is_empty() {
+                return self.bstar_search(root, legal.as_slice(), limits, report).0;
+            }
+        }
+        self.start(root, limits, allowed);
         let mut legal = self.pos.legal_moves();
         if !allowed.is_empty() {
             legal.retain(|m| allowed.contains(&m));
@@ -415,7 +420,9 @@ impl Searcher {
                 self.root_best = Move::NONE;
                 let s = match self.config.driver {
                     Driver::Mtdf => self.mtdf(depth as i32, centre),
-                    Driver::Pvs => self.aspiration(depth as i32, centre),
+                    // SSS* as MTD(+inf): every null window from the top down.
+                    Driver::SssStar => self.mtdf(depth as i32, INFINITE),
+                    Driver::Pvs | Driver::BStar => self.aspiration(depth as i32, centre),
                 };
                 if self.stopped {
                     break;
@@ -466,6 +473,8 @@ impl Searcher {
                 pv,
                 nodes: self.nodes,
                 lines,
+                bounds: Vec::new(),
+                proven: None,
             });
             if self.stopped
                 || limits.soft_deadline.is_some_and(|d| Instant::now() >= d)
@@ -485,6 +494,24 @@ impl Searcher {
         self.publish_nodes();
         result.nodes = self.nodes;
         result
+    }
+
+    /// Resets the per-search state for a search of `root` under `limits`.
+    pub(crate) fn start(&mut self, root: &Position, limits: &Limits, allowed: &[Move]) {
+        self.set_root(root);
+        self.limits = limits.clone();
+        self.nodes = 0;
+        self.published = 0;
+        self.next_poll = POLL_INTERVAL.min(limits.nodes.max(1));
+        self.stopped = false;
+        self.seldepth = 0;
+        self.root_moves = allowed.to_vec();
+        self.heur.age();
+    }
+
+    /// Publishes the node count now (the end of a search).
+    pub(crate) fn publish(&mut self) {
+        self.publish_nodes();
     }
 
     /// The quiescence value of `root` (UCCI `go depth 0`).
