@@ -189,6 +189,8 @@ mod tests {
                 pv: vec![stale],
                 nodes: 1,
                 lines: Vec::new(),
+                bounds: Vec::new(),
+                proven: None,
             },
         });
         c.on_input(ReaderEvent::Line("stop".to_string()));
