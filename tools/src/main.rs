@@ -48,10 +48,13 @@ enum Command {
     #[command(name = "synth-data", hide = true, after_help = train::synth::usage())]
     SynthData(Raw),
     /// Fit UCI_ShowWDL's win/draw/loss model to match PGNs
+    #[command(after_help = wdlfit::usage())]
     Wdlfit(Raw),
     /// Long go-infinite run: memory, counters, depth > 100, a PASS/FAIL line
+    #[command(after_help = soak::usage())]
     Soak(Raw),
     /// Time Clear Hash + isready on a big used table
+    #[command(after_help = hashclear::usage())]
     Hashclear(Raw),
     /// A scripted engine for tests
     #[command(name = "fake-engine", hide = true)]

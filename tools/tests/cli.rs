@@ -27,6 +27,9 @@ const COMMANDS: &[&[&str]] = &[
     &["latency"],
     &["openings"],
     &["train"],
+    &["wdlfit"],
+    &["soak"],
+    &["hashclear"],
     &["fake-engine"],
 ];
 
