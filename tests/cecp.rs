@@ -423,3 +423,22 @@ fn result_and_quit_end_the_game_without_a_move() {
         e.transcript
     );
 }
+
+#[test]
+fn the_sixty_move_draw_is_offered_and_play_goes_on() {
+    let mut e = Engine::cecp();
+    // 125 plies without a capture: a draw by Pao's rules, which XBoard would count otherwise.
+    e.send("setboard 3k5/9/9/9/9/9/9/9/4A4/4K3R w - - 125 90");
+    e.send("go");
+    e.expect_exact("offer draw");
+    let m = engine_move(&mut e);
+    let fen = "3k5/9/9/9/9/9/9/9/4A4/4K3R w - - 125 90";
+    assert!(
+        play(Some(fen), &[])
+            .parse_legal_move(&m, RankBase::Zero)
+            .is_ok(),
+        "{m}"
+    );
+    e.send("ping 10");
+    e.expect_exact("pong 10");
+}

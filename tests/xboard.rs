@@ -60,8 +60,6 @@ fn xboard_plays_a_two_game_match_by_the_rules() {
         "-smpCores", "1", "-defaultHashSize", "16",
         // No animation: XBoard charges its drawing time to the engine on move.
         "-xanimate",
-        // Xiangqi's 60-move rule, not chess's 50: the engines claim it.
-        "-ruleMoves", "0",
         "-saveSettingsOnExit", "false", "-settingsFile", "/dev/null",
         "-debug", "-nameOfDebugFile", debug.to_str().expect("path"),
     ]

@@ -33,6 +33,7 @@ enum Command {
     /// Build Pao's opening book from games, or show a book's moves
     Book(book::BookArgs),
     /// Generate balanced openings with Pao's search
+    #[command(after_help = openings_gen::usage())]
     Openings(Raw),
     /// Self-play training data for the network (and `datagen stats FILE`)
     Datagen(datagen::DatagenArgs),
@@ -41,15 +42,19 @@ enum Command {
     /// Stop-to-bestmove times at several thread counts
     Latency(latency::LatencyArgs),
     /// Train the network on datagen data (CPU), write a net file
+    #[command(after_help = train::usage())]
     Train(Raw),
     /// Synthetic training data (tests, timing)
-    #[command(name = "synth-data", hide = true)]
+    #[command(name = "synth-data", hide = true, after_help = train::synth::usage())]
     SynthData(Raw),
     /// Fit UCI_ShowWDL's win/draw/loss model to match PGNs
+    #[command(after_help = wdlfit::usage())]
     Wdlfit(Raw),
     /// Long go-infinite run: memory, counters, depth > 100, a PASS/FAIL line
+    #[command(after_help = soak::usage())]
     Soak(Raw),
     /// Time Clear Hash + isready on a big used table
+    #[command(after_help = hashclear::usage())]
     Hashclear(Raw),
     /// A scripted engine for tests
     #[command(name = "fake-engine", hide = true)]

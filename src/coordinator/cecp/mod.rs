@@ -11,7 +11,7 @@ mod clock;
 mod features;
 
 use super::Coordinator;
-use crate::board::rules::{game_result, GameResult};
+use crate::board::rules::{game_result, GameResult, Reason};
 use crate::board::{format_move, Color, Move, Position};
 use crate::protocol::cecp::RANK_BASE;
 use crate::protocol::{parse_cecp, CecpCommand, GoParams};
@@ -242,6 +242,12 @@ impl<W: Write> Coordinator<W> {
         if self.cecp.game_over || self.cecp_claim_end() {
             return;
         }
+        let sixty_moves = GameResult::Draw {
+            reason: Reason::SixtyMoveRule,
+        };
+        if game_result(&mut self.position) == sixty_moves {
+            self.line("offer draw");
+        }
         let params = self.cecp.clock.go_params(self.moves_made());
         self.cecp.purpose = Purpose::Move;
         self.cecp.move_start = Instant::now();
@@ -349,7 +355,14 @@ impl<W: Write> Coordinator<W> {
     fn cecp_claim_end(&mut self) -> bool {
         let result = game_result(&mut self.position);
         let (code, text) = match result {
-            GameResult::Ongoing => return false,
+            // XBoard checks claims by its own rules, and its counter of reversible moves is
+            // chess's (a soldier move resets it): a claim of xiangqi's sixty-move rule can be
+            // called false there and forfeit the game. So this draw is offered before each
+            // move (`cecp_think`), which XBoard grants when its rules agree, and play goes on.
+            GameResult::Ongoing
+            | GameResult::Draw {
+                reason: Reason::SixtyMoveRule,
+            } => return false,
             GameResult::Win {
                 winner: Color::Red,
                 reason,
