@@ -172,9 +172,14 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
     add("+ LMR", &|c| c.lmr = true);
     add("+ futility", &|c| c.futility = true);
     add("+ quiescence", &|c| c.quiescence = true);
-    add("+ check ext., mate distance (full)", &|c| {
+    add("+ check ext., mate distance", &|c| {
         c.check_extension = true;
         c.mate_distance = true
+    });
+    add("+ SEE (ordering, pruning)", &|c| c.see = true);
+    add("+ TT in quiescence", &|c| c.qsearch_tt = true);
+    add("+ late-move pruning (improving)", &|c| {
+        c.late_move_pruning = true
     });
     let mut mtdf = SearchConfig::FULL;
     mtdf.driver = Driver::Mtdf;

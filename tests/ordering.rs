@@ -46,7 +46,11 @@ fn check_node(pos: &mut Position, hint_picks: [usize; 4], stray: Move) {
         killers: [pick(hint_picks[1]), pick(hint_picks[2])],
         counter: pick(hint_picks[3]),
     };
-    for config in [SearchConfig::FULL, SearchConfig::PLAIN] {
+    let with_see = SearchConfig {
+        see: true,
+        ..SearchConfig::FULL
+    };
+    for config in [SearchConfig::FULL, with_see, SearchConfig::PLAIN] {
         let picker = MovePicker::new(pos, &hints, &config);
         let got = drain(pos, picker, &config);
         assert_eq!(sorted(got.clone()), sorted(legal.iter().copied()), "{fen}");
@@ -92,6 +96,33 @@ proptest! {
             pos.make_move(legal[c % legal.len()]);
         }
     }
+}
+
+#[test]
+fn captures_losing_by_exchange_come_after_the_quiet_moves() {
+    // The red rook on e4 can take the horse on c4 (defended by the soldier on c5: a loss) or
+    // the undefended soldier on i4: first the soldier, then the quiet moves, then the horse.
+    let mut pos = Position::from_fen("3k5/9/9/9/2p6/2n1R3p/9/9/9/5K3 w").expect("FEN");
+    let config = SearchConfig {
+        see: true,
+        ..SearchConfig::FULL
+    };
+    let hints = OrderingHints {
+        tt_move: Move::NONE,
+        killers: [Move::NONE; 2],
+        counter: Move::NONE,
+    };
+    let picker = MovePicker::new(&pos, &hints, &config);
+    let got: Vec<String> = drain(&mut pos, picker, &config)
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(got.first().map(String::as_str), Some("e4i4"));
+    assert_eq!(got.last().map(String::as_str), Some("e4c4"));
+    // Without SEE the horse (the bigger victim) comes first.
+    let picker = MovePicker::new(&pos, &hints, &SearchConfig::FULL);
+    let got = drain(&mut pos, picker, &SearchConfig::FULL);
+    assert_eq!(got[0].to_string(), "e4c4");
 }
 
 #[test]

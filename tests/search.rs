@@ -134,11 +134,26 @@ const MATES: [(&str, usize); 4] = [
     ("5k3/9/9/9/9/9/9/9/4A4/R2AK4 w - - 0 1", 5),
 ];
 
+/// The full search with the switches still off by default (awaiting their SPRT) turned on.
+fn every_switch_on() -> SearchConfig {
+    SearchConfig {
+        see: true,
+        qsearch_tt: true,
+        late_move_pruning: true,
+        ..SearchConfig::FULL
+    }
+}
+
 #[test]
 fn mates_are_found_with_exact_scores() {
     for (fen, plies) in MATES {
-        for depth in [plies as u32 + 3, plies as u32 + 6] {
-            let (score, best) = search_value(SearchConfig::FULL, fen, depth);
+        for (config, depth) in [
+            (SearchConfig::FULL, plies as u32 + 3),
+            (SearchConfig::FULL, plies as u32 + 6),
+            (every_switch_on(), plies as u32 + 3),
+            (every_switch_on(), plies as u32 + 6),
+        ] {
+            let (score, best) = search_value(config, fen, depth);
             assert_eq!(score, mate_in(plies), "{fen} depth {depth}");
             let mut pos = Position::from_fen(fen).expect("valid FEN");
             let m = best.expect("a move");
@@ -180,11 +195,13 @@ fn stalemate_loses() {
     let mut pos = Position::from_fen(fen).expect("valid FEN");
     assert!(!pos.in_check());
     assert!(pos.has_no_legal_move());
-    let (score, best) = search_value(SearchConfig::FULL, fen, 3);
-    assert_eq!((score, best), (mated_in(0), None));
-    // Red to move one step earlier: stalemating is a win like a mate.
-    let (score, _) = search_value(SearchConfig::FULL, "4k4/9/3R5/9/9/9/9/9/9/5K3 w - - 0 1", 3);
-    assert_eq!(score, mate_in(1));
+    for config in [SearchConfig::FULL, every_switch_on()] {
+        let (score, best) = search_value(config, fen, 3);
+        assert_eq!((score, best), (mated_in(0), None));
+        // Red to move one step earlier: stalemating is a win like a mate.
+        let (score, _) = search_value(config, "4k4/9/3R5/9/9/9/9/9/9/5K3 w - - 0 1", 3);
+        assert_eq!(score, mate_in(1));
+    }
 }
 
 fn play(fen: &str, moves: &str) -> Position {

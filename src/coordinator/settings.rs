@@ -124,6 +124,8 @@ impl<W: Write> Coordinator<W> {
             config.null_move = false;
             config.lmr = false;
             config.futility = false;
+            config.see = false;
+            config.late_move_pruning = false;
         }
         config.knowledge = self.options.knowledge != Level::None;
         config.driver = self.options.driver;

@@ -84,6 +84,13 @@ pub struct SearchConfig {
     pub knowledge: bool,
     /// How repetitions are scored (a rule of the game, not an enhancement).
     pub repetition: RepetitionRule,
+    /// Static exchange evaluation: losing captures ordered after the quiet moves, skipped in
+    /// quiescence, and moves losing material pruned near the leaves.
+    pub see: bool,
+    /// Quiescence probes the transposition table for cutoffs and stores its results.
+    pub qsearch_tt: bool,
+    /// Late-move pruning of quiet moves near the leaves, stricter when not improving.
+    pub late_move_pruning: bool,
 }
 
 impl SearchConfig {
@@ -106,6 +113,10 @@ impl SearchConfig {
         mate_distance: true,
         knowledge: true,
         repetition: RepetitionRule::Asian,
+        // Off until an SPRT in self-play accepts them (README, "Testing for strength").
+        see: false,
+        qsearch_tt: false,
+        late_move_pruning: false,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -127,11 +138,20 @@ impl SearchConfig {
         mate_distance: false,
         knowledge: true,
         repetition: RepetitionRule::Asian,
+        see: false,
+        qsearch_tt: false,
+        late_move_pruning: false,
     };
 
     /// True when the search is selective (its value may differ from plain alpha-beta's).
     pub fn is_selective(&self) -> bool {
-        self.null_move || self.lmr || self.futility || self.quiescence || self.check_extension
+        self.null_move
+            || self.lmr
+            || self.futility
+            || self.quiescence
+            || self.check_extension
+            || self.see
+            || self.late_move_pruning
     }
 }
 

@@ -11,6 +11,7 @@ mod qsearch;
 pub mod reference;
 pub mod repetition;
 pub mod score;
+pub mod see;
 pub mod wdl;
 pub mod worker;
 

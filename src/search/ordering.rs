@@ -1,10 +1,12 @@
 //! Move ordering by stages: the transposition-table move, then captures by MVV-LVA, killers,
-//! the counter-move, then quiet moves by history. Each stage is generated only when the ones
+//! the counter-move, then quiet moves by history, then (with SEE on) the captures that lose
+//! material by static exchange, held back from the capture stage. Each stage is generated only when the ones
 //! before it did not cut off, and legality is tested only for the moves actually handed out:
 //! most nodes cut off early, so most moves are never generated, scored or verified.
 
 use super::config::SearchConfig;
 use super::heuristics::Heuristics;
+use super::see::see_ge;
 use crate::board::movegen::{GenKind, LegalityInfo};
 use crate::board::{Move, MoveList, Piece, PieceKind, Position, MAX_MOVES};
 use arrayvec::ArrayVec;
@@ -52,6 +54,7 @@ enum Stage {
     Counter,
     GenQuiets,
     Quiets,
+    BadCaptures,
     GenAll,
     All,
     Done,
@@ -74,6 +77,10 @@ pub struct MovePicker {
     legality: Option<LegalityInfo>,
     /// Legal moves handed out so far.
     yielded: usize,
+    /// Hold captures that lose material by SEE back until after the quiet moves.
+    see: bool,
+    /// The captures held back, in the order the capture stage met them.
+    bad_captures: ArrayVec<Move, MAX_MOVES>,
 }
 
 impl MovePicker {
@@ -95,6 +102,7 @@ impl MovePicker {
         if config.counter_move {
             picker.counter = hints.counter;
         }
+        picker.see = config.see;
         picker.stage = match (picker.tt_move.is_none(), staged) {
             (false, _) => Stage::TtMove,
             (true, true) => Stage::GenCaptures,
@@ -137,6 +145,8 @@ impl MovePicker {
             picked: 0,
             legality: None,
             yielded: 0,
+            see: false,
+            bad_captures: ArrayVec::new(),
         }
     }
 
@@ -176,7 +186,13 @@ impl MovePicker {
                     continue;
                 }
                 Stage::Captures => match self.select() {
-                    Some(m) if m != self.tt_move => m,
+                    Some(m) if m != self.tt_move => {
+                        if self.see && !see_ge(pos, m, 0) {
+                            self.bad_captures.push(m);
+                            continue;
+                        }
+                        m
+                    }
                     Some(_) => continue,
                     None => {
                         self.stage = if self.captures_only {
@@ -217,6 +233,16 @@ impl MovePicker {
                         if m == self.tt_move || self.killers.contains(&m) || m == self.counter {
                             continue;
                         }
+                        m
+                    }
+                    None => {
+                        self.start_stage(Stage::BadCaptures);
+                        continue;
+                    }
+                },
+                Stage::BadCaptures => match self.bad_captures.get(self.next) {
+                    Some(&m) => {
+                        self.next += 1;
                         m
                     }
                     None => {

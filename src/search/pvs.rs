@@ -1,10 +1,11 @@
 //! Negamax principal variation search with the classic pruning: transposition-table cutoffs,
 //! mate-distance pruning, reverse futility, null move (with a zugzwang guard and verification),
-//! futility, late move reductions and the check extension. Each one has a switch.
+//! futility, SEE pruning, late-move pruning, late move reductions and the check extension. Each one has a switch.
 
 use super::ordering::{MovePicker, OrderingHints};
 use super::repetition::repetition_score;
 use super::score::{from_tt, mate_in, mated_in, to_tt, INFINITE, MAX_PLY, WIN_BOUND};
+use super::see::see_ge;
 use super::worker::Searcher;
 use crate::board::{Move, PieceKind, Position};
 use crate::tt::Bound;
@@ -13,6 +14,11 @@ use crate::tt::Bound;
 const FUTILITY_MARGIN: [i32; 4] = [0, 120, 220, 340];
 /// Reverse futility margin per ply of depth.
 const REVERSE_FUTILITY_MARGIN: i32 = 90;
+/// SEE pruning works up to this depth: captures losing more than `SEE_CAPTURE_MARGIN * depth`,
+/// quiet moves losing more than `SEE_QUIET_MARGIN * depth * depth` are skipped.
+const SEE_PRUNE_DEPTH: i32 = 5;
+const SEE_CAPTURE_MARGIN: i32 = 100;
+const SEE_QUIET_MARGIN: i32 = 25;
 
 /// True when the side to move has a piece that makes null-move pruning safe (zugzwang guard).
 #[inline]
@@ -22,6 +28,17 @@ fn has_big_piece(pos: &Position) -> bool {
         + pos.count(us, PieceKind::Horse)
         + pos.count(us, PieceKind::Cannon)
         > 0
+}
+
+/// Late-move pruning works up to this depth.
+const LMP_DEPTH: i32 = 8;
+
+/// Moves tried at a node before late quiet moves are pruned: (3 + depth^2), halved when the
+/// position is not improving.
+#[inline]
+fn lmp_limit(depth: i32, improving: bool) -> usize {
+    let n = 3 + depth * depth;
+    (if improving { n } else { n / 2 }) as usize
 }
 
 /// LMR reductions by depth and move number (both capped at 63), a classic log-log table.
@@ -119,6 +136,12 @@ impl Searcher {
             (false, _) => self.evaluate(),
         };
         self.stack[ply].static_eval = static_eval;
+        // Improving: the static evaluation rose since our previous move (two plies up); unknown
+        // (in check there) counts as improving, the cautious choice.
+        let improving = !in_check
+            && (ply < 2
+                || self.stack[ply - 2].static_eval == -INFINITE
+                || static_eval > self.stack[ply - 2].static_eval);
 
         if !pv_node && !in_check && !root {
             // Reverse futility: far above beta near the leaves, the opponent will not catch up.
@@ -185,6 +208,25 @@ impl Searcher {
             }
             let capture = self.pos.is_capture(m);
             let piece = self.pos.piece_at(m.from());
+            // SEE pruning: near the leaves, a move that loses material by static exchange is
+            // not worth a search once one move has been searched. Checks are kept: sacrifices
+            // with check (a rook for an advisor) are how xiangqi mates.
+            let see_fails = self.config.see
+                && !root
+                && !in_check
+                && searched > 0
+                && depth <= SEE_PRUNE_DEPTH
+                && best_score > -WIN_BOUND
+                && alpha.abs() < WIN_BOUND
+                && !see_ge(
+                    &self.pos,
+                    m,
+                    if capture {
+                        -SEE_CAPTURE_MARGIN * depth
+                    } else {
+                        -SEE_QUIET_MARGIN * depth * depth
+                    },
+                );
             self.stack[ply].mv = m;
             self.stack[ply].piece = piece;
             if depth >= 2 {
@@ -195,7 +237,28 @@ impl Searcher {
             let extension =
                 i32::from(self.config.check_extension && gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
+            if see_fails && !gives_check {
+                self.horizon = true;
+                self.unmake_move();
+                continue;
+            }
 
+            // Late-move pruning: near the leaves, once enough moves have been tried, the late
+            // quiet ones (ordered last by history) are skipped; fewer when not improving.
+            if self.config.late_move_pruning
+                && !root
+                && !in_check
+                && !gives_check
+                && !capture
+                && depth <= LMP_DEPTH
+                && best_score > -WIN_BOUND
+                && alpha.abs() < WIN_BOUND
+                && legal > lmp_limit(depth, improving)
+            {
+                self.horizon = true;
+                self.unmake_move();
+                continue;
+            }
             // Futility: quiet moves that cannot lift a hopeless static score near the leaves.
             if self.config.futility
                 && !pv_node

@@ -1,9 +1,17 @@
 //! Quiescence search: captures (all evasions in check) until the position is quiet, with the
-//! static evaluation as a stand-pat lower bound.
+//! static evaluation as a stand-pat lower bound. With `qsearch_tt` it probes the transposition
+//! table (any stored bound cuts at null-window nodes) and stores its result at depth 0.
 
 use super::ordering::MovePicker;
-use super::score::{mated_in, INFINITE, MAX_PLY};
+use super::score::{from_tt, mated_in, to_tt, INFINITE, MAX_PLY, WIN_BOUND};
+use super::see::see_ge;
 use super::worker::Searcher;
+use crate::board::Move;
+use crate::tt::Bound;
+
+/// Stored as the static evaluation when quiescence has no exact one (its stand-pat may be a
+/// lazy bound): outside the mate bound, so the main search evaluates afresh.
+const NO_EVAL: i32 = INFINITE;
 
 impl Searcher {
     /// Quiescence search at `ply` within (alpha, beta); fail-soft.
@@ -17,6 +25,30 @@ impl Searcher {
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
+        let use_tt = self.config.qsearch_tt;
+        let key = self.pos.key();
+        let pv_node = beta - alpha > 1;
+        let mut tt_eval = None;
+        if use_tt {
+            if let Some(entry) = self.tt.probe(key) {
+                let score = from_tt(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    Bound::None => false,
+                };
+                if cut && !pv_node {
+                    return score;
+                }
+                if entry.eval.abs() < WIN_BOUND
+                    && (entry.bound != Bound::None || !entry.mv.is_none())
+                {
+                    tt_eval = Some(entry.eval);
+                }
+            }
+        }
+        let original_alpha = alpha;
         let in_check = self.pos.in_check();
         let mut best;
         let mut picker = if in_check {
@@ -30,15 +62,35 @@ impl Searcher {
             {
                 return mated_in(ply);
             }
-            best = self.evaluate_lazy(alpha, beta);
+            best = match tt_eval {
+                Some(e) => e,
+                None => self.evaluate_lazy(alpha, beta),
+            };
             if best >= beta {
+                if use_tt {
+                    // A lazy stand-pat only proves beta.
+                    let (score, eval) = match tt_eval {
+                        Some(e) => (best, e),
+                        None => (beta, NO_EVAL),
+                    };
+                    self.tt
+                        .store(key, Move::NONE, to_tt(score, ply), eval, 0, Bound::Lower);
+                }
                 return best;
             }
             alpha = alpha.max(best);
             MovePicker::captures(&self.pos)
         };
+        let mut best_move = Move::NONE;
         while let Some(m) = picker.next_move(&mut self.pos, &self.heur, &self.config) {
+            // A capture that loses material by static exchange cannot help the stand-pat,
+            // unless it gives check.
+            let see_fails = !in_check && self.config.see && !see_ge(&self.pos, m, 0);
             self.make_move(m);
+            if see_fails && !self.pos.in_check() {
+                self.unmake_move();
+                continue;
+            }
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.unmake_move();
             if self.stopped {
@@ -47,6 +99,7 @@ impl Searcher {
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = m;
                     if score >= beta {
                         break;
                     }
@@ -56,6 +109,25 @@ impl Searcher {
         }
         if in_check && picker.yielded() == 0 {
             return mated_in(ply);
+        }
+        if use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if pv_node && best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            // A lazy stand-pat below alpha only proves alpha.
+            let stand_pat_low = !in_check && best_move.is_none() && tt_eval.is_none();
+            let score = if bound == Bound::Upper && stand_pat_low {
+                original_alpha.max(best)
+            } else {
+                best
+            };
+            let eval = tt_eval.unwrap_or(NO_EVAL);
+            self.tt
+                .store(key, best_move, to_tt(score, ply), eval, 0, bound);
         }
         best
     }
