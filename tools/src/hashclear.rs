@@ -8,15 +8,33 @@ use crate::r#match::client::process::EngineProcess;
 use crate::soak::rss_kib;
 use std::time::{Duration, Instant};
 
-/// Help text.
-pub fn usage() -> String {
-    "usage: pao-tools hashclear [--engine PATH] [--hash MB] [--threads T] [--fill S] [--runs N]\n\
-     [--settle MS]\n\
-     Times `setoption name Clear Hash` + `isready` -> `readyok` on a table of MB MiB (default\n\
-     16384) filled by S seconds (default 10) of `go infinite` with T threads (default 2),\n\
-     N times (default 3), MS ms (default 3000) after the search's `bestmove`, so that its\n\
-     workers have parked; prints the engine's memory before and after each clear.\n"
-        .to_string()
+/// `pao-tools hashclear`: times `setoption name Clear Hash` + `isready` -> `readyok` on a
+/// used table, N times; prints the engine's memory before and after each clear.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Fills the table with `go infinite` for S seconds, stops, waits MS ms, \
+then times `setoption name Clear Hash` + `isready` until `readyok`, N times; prints the \
+engine's memory before and after each clear."
+)]
+pub struct HashclearArgs {
+    /// The engine (UCI)
+    #[arg(long, value_name = "PATH", default_value = "target/release/pao")]
+    engine: String,
+    /// Table size in MiB
+    #[arg(long, value_name = "MB", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+    hash: u64,
+    /// Search threads that fill the table
+    #[arg(long, value_name = "T", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    threads: u64,
+    /// Seconds of `go infinite` that fill the table before each clear
+    #[arg(long, value_name = "S", default_value_t = 10)]
+    fill: u64,
+    /// Clears to time
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    runs: u64,
+    /// Pause after the search's `bestmove`, so that its workers have parked
+    #[arg(long, value_name = "MS", default_value_t = 3000)]
+    settle: u64,
 }
 
 fn wait(e: &mut EngineProcess, what: &str, secs: u64) -> Result<Instant, String> {
@@ -26,32 +44,15 @@ fn wait(e: &mut EngineProcess, what: &str, secs: u64) -> Result<Instant, String>
 }
 
 /// Runs the measurement.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let (mut engine, mut hash, mut threads, mut fill, mut runs) = (
-        "target/release/pao".to_string(),
-        16384usize,
-        2usize,
-        10u64,
-        3usize,
-    );
-    let mut settle = 3000u64;
-    let mut i = 0;
-    while i < args.len() {
-        let value = args
-            .get(i + 1)
-            .ok_or_else(|| format!("{} needs a value", args[i]))?;
-        let bad = || format!("bad value '{value}' for {}", args[i]);
-        match args[i].as_str() {
-            "--engine" => engine = value.clone(),
-            "--hash" => hash = value.parse().map_err(|_| bad())?,
-            "--threads" => threads = value.parse().map_err(|_| bad())?,
-            "--fill" => fill = value.parse().map_err(|_| bad())?,
-            "--runs" => runs = value.parse().map_err(|_| bad())?,
-            "--settle" => settle = value.parse().map_err(|_| bad())?,
-            other => return Err(format!("unexpected argument '{other}'")),
-        }
-        i += 2;
-    }
+pub fn run(args: HashclearArgs) -> Result<(), crate::Failure> {
+    let HashclearArgs {
+        engine,
+        hash,
+        threads,
+        fill,
+        runs,
+        settle,
+    } = args;
     let mut e = EngineProcess::spawn("engine", &engine, &[], None).map_err(|x| x.to_string())?;
     let pid = e.pid();
     let mib = |kib: Option<u64>| kib.map_or(0, |k| k / 1024);

@@ -33,8 +33,7 @@ enum Command {
     /// Build Pao's opening book from games, or show a book's moves
     Book(book::BookArgs),
     /// Generate balanced openings with Pao's search
-    #[command(after_help = openings_gen::usage())]
-    Openings(Raw),
+    Openings(openings_gen::GenConfig),
     /// Self-play training data for the network (and `datagen stats FILE`)
     Datagen(datagen::DatagenArgs),
     /// Rule on a game: ongoing, or who won and why
@@ -45,25 +44,21 @@ enum Command {
     #[command(after_help = train::usage())]
     Train(Raw),
     /// Synthetic training data (tests, timing)
-    #[command(name = "synth-data", hide = true, after_help = train::synth::usage())]
-    SynthData(Raw),
+    #[command(name = "synth-data", hide = true)]
+    SynthData(train::synth::SynthArgs),
     /// Fit UCI_ShowWDL's win/draw/loss model to match PGNs
-    #[command(after_help = wdlfit::usage())]
-    Wdlfit(Raw),
+    Wdlfit(wdlfit::WdlfitArgs),
     /// Long go-infinite run: memory, counters, depth > 100, a PASS/FAIL line
-    #[command(after_help = soak::usage())]
-    Soak(Raw),
+    Soak(soak::SoakArgs),
     /// Time Clear Hash + isready on a big used table
-    #[command(after_help = hashclear::usage())]
-    Hashclear(Raw),
+    Hashclear(hashclear::HashclearArgs),
     /// A scripted engine for tests
     #[command(name = "fake-engine", hide = true)]
     FakeEngine(fake_engine::FakeArgs),
 }
 
-/// The arguments of a command that still parses its own (`openings`, `train`, `soak`,
-/// `wdlfit`, `hashclear`): `--help` and
-/// `-h` print its usage, a rejected argument exits with status 2 like clap's own errors.
+/// The arguments of a command that still parses its own (`train`): `--help` and `-h` print
+/// its usage, a rejected argument exits with status 2 like clap's own errors.
 #[derive(clap::Args, Debug)]
 #[command(disable_help_flag = true)]
 struct Raw {
@@ -133,15 +128,15 @@ fn main() {
         Command::Match(a) => r#match::run(a),
         Command::Scaling(a) => scaling::run(a),
         Command::Book(a) => book::run(a),
-        Command::Openings(a) => a.run(openings_gen::usage, openings_gen::parse, openings_gen::run),
+        Command::Openings(a) => openings_gen::run(a),
         Command::Train(a) => a.run(train::usage, train::args::parse, train::run),
-        Command::SynthData(a) => a.run(train::synth::usage, |_| Ok(()), train::run_synth),
+        Command::SynthData(a) => train::synth::run(a),
         Command::Datagen(a) => datagen::run(a),
         Command::Judge(a) => judge::run(a),
         Command::Latency(a) => latency::run(a),
-        Command::Wdlfit(a) => a.run(wdlfit::usage, |_| Ok(()), wdlfit::run),
-        Command::Soak(a) => a.run(soak::usage, soak::parse, soak::run),
-        Command::Hashclear(a) => a.run(hashclear::usage, |_| Ok(()), hashclear::run),
+        Command::Wdlfit(a) => wdlfit::run(a),
+        Command::Soak(a) => soak::run(a),
+        Command::Hashclear(a) => hashclear::run(a),
         Command::FakeEngine(a) => fake_engine::run(a),
     };
     match result {

@@ -10,54 +10,46 @@ use pao::tt::TranspositionTable;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-/// Help for `openings`.
-pub fn usage() -> String {
-    "usage: pao-tools openings [options] > FILE
-  Writes balanced openings for `pao-tools match --openings`: one line of ICCS moves from the
-  start position each, after a '#' header that records the command.
-  options:
-    --count N        openings to write (default 250)
-    --plies P        moves per opening (default 6)
-    --pick-depth D   depth of the search that rates each candidate move (default 4)
-    --margin CP      a move is playable within CP of the best one (default 60)
-    --depth D        depth of the balance search of the final position (default 10)
-    --max-score CP   keep an opening when |score| <= CP at --depth (default 60)
-    --seed S         random seed (default 1)
-"
-    .to_string()
-}
-
-/// What to generate.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `pao-tools openings [options] > FILE`: writes balanced openings for `pao-tools match
+/// --openings`, one line of ICCS moves from the start position each, after a '#' header that
+/// records the command.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+#[command(
+    after_help = "Usage: pao-tools openings [OPTIONS] > FILE. Writes one line of ICCS \
+moves from the start position per opening, after a '#' header that records the command."
+)]
 pub struct GenConfig {
-    /// Openings wanted.
+    /// Openings to write
+    #[arg(long, value_name = "N", default_value_t = 250, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub count: usize,
-    /// Plies per opening.
+    /// Moves (plies) per opening
+    #[arg(long, value_name = "P", default_value_t = 6, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub plies: usize,
-    /// Depth used to rate candidate moves.
+    /// Depth of the search that rates each candidate move
+    #[arg(long = "pick-depth", value_name = "D", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
     pub pick_depth: u32,
-    /// Playable margin in centipawns.
+    /// A move is playable within CP centipawns of the best one
+    #[arg(
+        long,
+        value_name = "CP",
+        default_value_t = 60,
+        allow_negative_numbers = true
+    )]
     pub margin: i32,
-    /// Depth of the balance check.
+    /// Depth of the balance search of the final position
+    #[arg(long, value_name = "D", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: u32,
-    /// Largest accepted |score| at `depth`.
+    /// Keep an opening when |score| <= CP at --depth
+    #[arg(
+        long = "max-score",
+        value_name = "CP",
+        default_value_t = 60,
+        allow_negative_numbers = true
+    )]
     pub max_score: i32,
-    /// Random seed.
+    /// Random seed
+    #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
-}
-
-impl Default for GenConfig {
-    fn default() -> Self {
-        GenConfig {
-            count: 250,
-            plies: 6,
-            pick_depth: 4,
-            margin: 60,
-            depth: 10,
-            max_score: 60,
-            seed: 1,
-        }
-    }
 }
 
 /// SplitMix64: a tiny, well-mixed generator; good enough to pick among a few moves.
@@ -159,40 +151,8 @@ pub fn generate(
     Ok(out)
 }
 
-pub fn parse(args: &[String]) -> Result<GenConfig, String> {
-    let mut cfg = GenConfig::default();
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        let value = args
-            .get(i + 1)
-            .ok_or_else(|| format!("{flag} needs a value"))?;
-        let bad = |_| format!("{flag}: '{value}' is not a valid number");
-        match flag {
-            "--count" => cfg.count = value.parse().map_err(bad)?,
-            "--plies" => cfg.plies = value.parse().map_err(bad)?,
-            "--pick-depth" => cfg.pick_depth = value.parse().map_err(bad)?,
-            "--margin" => cfg.margin = value.parse().map_err(bad)?,
-            "--depth" => cfg.depth = value.parse().map_err(bad)?,
-            "--max-score" => cfg.max_score = value.parse().map_err(bad)?,
-            "--seed" => cfg.seed = value.parse().map_err(bad)?,
-            _ => {
-                return Err(format!(
-                    "unknown argument '{flag}' (see pao-tools help openings)"
-                ))
-            }
-        }
-        i += 2;
-    }
-    if cfg.count == 0 || cfg.plies == 0 || cfg.pick_depth == 0 || cfg.depth == 0 {
-        return Err("--count, --plies and the depths must be positive".to_string());
-    }
-    Ok(cfg)
-}
-
 /// Runs `pao-tools openings ARGS`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let cfg = parse(args)?;
+pub fn run(cfg: GenConfig) -> Result<(), crate::Failure> {
     println!(
         "# {} balanced openings by Pao's search: pao-tools openings --count {} --plies {} \
          --pick-depth {} --margin {} --depth {} --max-score {} --seed {}",
@@ -215,7 +175,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "only {} of {} openings found: loosen --margin or --max-score",
             got.len(),
             cfg.count
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -250,7 +211,5 @@ mod tests {
         }
         // The same seed gives the same openings.
         assert_eq!(generate(&cfg, &mut |_| {}).unwrap(), got);
-        assert!(parse(&["--count".into(), "x".into()]).is_err());
-        assert!(parse(&["--plies".into(), "0".into()]).is_err());
     }
 }

@@ -10,52 +10,40 @@ use std::time::{Duration, Instant};
 /// A position where the iterations race past depth 100: kings, an advisor and a pawn each.
 const DEEP_FEN: &str = "3k5/4a4/9/9/4p4/9/4P4/9/4A4/5K3 w - - 0 1";
 
-/// Help text.
-pub fn usage() -> String {
-    "usage: pao-tools soak [--engine PATH] [--minutes M] [--threads T] [--hash MB] [--sample S]\n\
-     Runs `go infinite` for M minutes (default 30) with T threads (default 1) and MB MiB of\n\
-     hash (default 64), after a short endgame search that passes depth 100; samples the\n\
-     engine's memory (VmRSS) and info lines every S seconds (default 10) and prints one\n\
-     `soak: PASS ...` or `soak: FAIL ...` line (exit status 1 on failure).\n"
-        .to_string()
-}
-
-pub struct Args {
+/// `pao-tools soak`: runs `go infinite` for M minutes after a short endgame search that passes
+/// depth 100; samples the engine's memory (VmRSS) and info lines every S seconds and prints
+/// one `soak: PASS ...` or `soak: FAIL ...` line (exit status 1 on failure).
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "First an endgame `go infinite` until depth 100, then the start position \
+for M minutes. Fails on memory above the table + 128 MiB or growing by more than 8 MiB over \
+the second half, node counts going down, `nps` disagreeing with nodes/time, `hashfull` below \
+990 or above 1000, error lines, or `stop`/`isready` not answered. Prints one `soak: PASS ...` \
+or `soak: FAIL ...` line; exit status 1 on failure."
+)]
+pub struct SoakArgs {
+    /// The engine (UCI)
+    #[arg(long, value_name = "PATH", default_value = "target/release/pao")]
     engine: String,
+    /// Minutes of `go infinite` from the start position (fractions allowed)
+    #[arg(long, value_name = "M", default_value_t = 30.0, value_parser = positive_minutes)]
     minutes: f64,
-    threads: usize,
-    hash: usize,
+    /// Search threads
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    threads: u64,
+    /// Table size in MiB
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    hash: u64,
+    /// Seconds between samples
+    #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     sample: u64,
 }
 
-pub fn parse(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        engine: "target/release/pao".to_string(),
-        minutes: 30.0,
-        threads: 1,
-        hash: 64,
-        sample: 10,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let value = args
-            .get(i + 1)
-            .ok_or_else(|| format!("{} needs a value", args[i]))?;
-        let bad = || format!("bad value '{value}' for {}", args[i]);
-        match args[i].as_str() {
-            "--engine" => a.engine = value.clone(),
-            "--minutes" => a.minutes = value.parse().map_err(|_| bad())?,
-            "--threads" => a.threads = value.parse().map_err(|_| bad())?,
-            "--hash" => a.hash = value.parse().map_err(|_| bad())?,
-            "--sample" => a.sample = value.parse().map_err(|_| bad())?,
-            other => return Err(format!("unexpected argument '{other}'")),
-        }
-        i += 2;
+fn positive_minutes(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(m) if m > 0.0 && m.is_finite() => Ok(m),
+        _ => Err(format!("'{text}' is not a positive number of minutes")),
     }
-    if a.minutes <= 0.0 || a.threads == 0 || a.hash == 0 || a.sample == 0 {
-        return Err("minutes, threads, hash and sample must be positive".to_string());
-    }
-    Ok(a)
 }
 
 /// The value after `key` in an info line.
@@ -145,8 +133,7 @@ fn pump(e: &mut EngineProcess, w: &mut Watch, span: Duration, until: Option<&str
 }
 
 /// Runs the soak test.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let a = parse(args)?;
+pub fn run(a: SoakArgs) -> Result<(), crate::Failure> {
     let mut e = EngineProcess::spawn("engine", &a.engine, &[], None).map_err(|e| e.to_string())?;
     let pid = e.pid();
     let mut w = Watch::default();
@@ -162,7 +149,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     send(&mut e, &format!("setoption name Hash value {}", a.hash))?;
     send(&mut e, "isready")?;
     if !pump(&mut e, &mut w, Duration::from_secs(60), Some("readyok")) {
-        return Err("no readyok after the options".to_string());
+        return Err("no readyok after the options".to_string().into());
     }
 
     // Phase 1: iterations beyond depth 100 in a bare endgame.
@@ -227,7 +214,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         samples.get(half).map_or(0, |s| s.1),
         samples.last().map_or(0, |s| s.1),
     );
-    let bound = (a.hash as u64 + 128) * 1024;
+    let bound = (a.hash + 128) * 1024;
     if max_rss > bound {
         fail.push(format!("memory {max_rss} KiB above {bound} KiB"));
     }
@@ -253,6 +240,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
         for f in &fail {
             println!("soak: {f}");
         }
-        Err(format!("{} problem(s)", fail.len()))
+        Err(format!("{} problem(s)", fail.len()).into())
     }
 }

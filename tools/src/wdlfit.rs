@@ -5,12 +5,19 @@
 //! likelihood (a coarse grid, then a fine one). Games decided by a forfeit (illegal move,
 //! time, crash) say nothing about the position and are left out, as are mate scores.
 
-/// Help text.
-pub fn usage() -> String {
-    "usage: pao-tools wdlfit FILE.pgn...\n\
-     Fits A and B of the WDL model to the scores in `pao-tools match` PGN comments and the\n\
-     games' results; prints the data, the fit, and observed against predicted per score band.\n"
-        .to_string()
+/// `pao-tools wdlfit`: fits A and B of the WDL model to the scores in `pao-tools match` PGN
+/// comments and the games' results; prints the data, the fit, and observed against predicted
+/// per score band.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Fits A and B of the WDL model to the scores in `pao-tools match` PGN \
+comments and the games' results; prints the data, the fit, and observed against predicted \
+per score band."
+)]
+pub struct WdlfitArgs {
+    /// PGN files written by `pao-tools match --pgnout`
+    #[arg(value_name = "FILE.pgn", required = true)]
+    files: Vec<String>,
 }
 
 /// One sample: the mover's score in centipawns and the outcome for the mover (1, 0.5, 0).
@@ -122,14 +129,11 @@ fn grid(data: &[Sample], a: (f64, f64, f64), b: (f64, f64, f64)) -> (f64, f64, f
 }
 
 /// Runs the fit.
-pub fn run(args: &[String]) -> Result<(), String> {
-    if args.is_empty() {
-        return Err(usage());
-    }
+pub fn run(args: WdlfitArgs) -> Result<(), crate::Failure> {
     let mut data = Vec::new();
     let (mut games, mut skipped) = (0usize, 0usize);
     let mut results = [0usize; 3];
-    for path in args {
+    for path in &args.files {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
         for game in text.split("[Game ").skip(1) {
             match samples_of(game) {
@@ -147,7 +151,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     }
     if data.is_empty() {
-        return Err("no scored moves in the games".to_string());
+        return Err("no scored moves in the games".to_string().into());
     }
     println!(
         "games {games} (red wins {}, draws {}, black wins {}), left out {skipped} (forfeits), samples {}",

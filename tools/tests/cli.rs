@@ -118,3 +118,90 @@ fn bad_arguments_name_the_argument_and_exit_with_two() {
         assert!(err.contains(named), "{args:?}: {err}");
     }
 }
+
+/// The commands that once parsed their own arguments (`wdlfit`, `hashclear`, `synth-data`,
+/// `openings`, `soak`; `train` still does) report a bad command line as clap does: status 2,
+/// nothing on stdout, and this exact first line on stderr.
+#[test]
+fn every_command_reports_a_bad_command_line_with_status_two() {
+    let unexpected = "error: unexpected argument '--bogus' found";
+    for (args, first_line) in [
+        // Unknown flag, bad value, missing value or argument, out of range; for each command.
+        (&["wdlfit", "--bogus"][..], unexpected),
+        (
+            &["wdlfit"],
+            "error: the following required arguments were not provided:",
+        ),
+        (&["hashclear", "--bogus"], unexpected),
+        (
+            &["hashclear", "--hash", "lots"],
+            "error: invalid value 'lots' for '--hash <MB>': invalid digit found in string",
+        ),
+        (
+            &["hashclear", "--runs"],
+            "error: a value is required for '--runs <N>' but none was supplied",
+        ),
+        (&["synth-data", "--bogus"], unexpected),
+        (
+            &["synth-data", "--positions", "x", "--out", "d.bin"],
+            "error: invalid value 'x' for '--positions <N>': invalid digit found in string",
+        ),
+        (
+            &["synth-data", "--out", "d.bin"],
+            "error: the following required arguments were not provided:",
+        ),
+        (
+            &["synth-data", "--positions", "0", "--out", "d.bin"],
+            "error: invalid value '0' for '--positions <N>': 0 is not in 1..18446744073709551615",
+        ),
+        (&["openings", "--bogus"], unexpected),
+        (
+            &["openings", "--count", "many"],
+            "error: invalid value 'many' for '--count <N>': invalid digit found in string",
+        ),
+        (
+            &["openings", "--plies", "0"],
+            "error: invalid value '0' for '--plies <P>': 0 is not in 1..18446744073709551615",
+        ),
+        (&["soak", "--bogus"], unexpected),
+        (
+            &["soak", "--minutes", "0"],
+            "error: invalid value '0' for '--minutes <M>': '0' is not a positive number of minutes",
+        ),
+        (
+            &["soak", "--hash"],
+            "error: a value is required for '--hash <MB>' but none was supplied",
+        ),
+        (
+            &["train", "--bogus"],
+            "error: unexpected argument '--bogus'",
+        ),
+        (
+            &["train", "--data", "d.bin", "--epochs", "x"],
+            "error: bad value 'x' for --epochs",
+        ),
+        (
+            &["train", "--epochs", "2"],
+            "error: no data: give --data FILE...",
+        ),
+    ] {
+        let (code, out, err) = tools(args);
+        assert_eq!(
+            (code, out.as_str(), err.lines().next()),
+            (2, "", Some(first_line)),
+            "{args:?}: {err}"
+        );
+        // clap's closing line; `train`'s own errors end with its usage line instead.
+        let last = if args[0] == "train" {
+            "Usage: pao-tools train [ARGS]..."
+        } else {
+            "For more information, try '--help'."
+        };
+        assert_eq!(err.lines().last(), Some(last), "{args:?}: {err}");
+    }
+    // What a missing required argument names comes on the next line.
+    let (_, _, err) = tools(&["synth-data", "--out", "d.bin"]);
+    assert_eq!(err.lines().nth(1), Some("  --positions <N>"));
+    let (_, _, err) = tools(&["wdlfit"]);
+    assert_eq!(err.lines().nth(1), Some("  <FILE.pgn>..."));
+}

@@ -231,8 +231,13 @@ fn bad_arguments_and_bad_files_are_one_error_line() {
     }
     let (code, _, err) = tools(&["synth-data", "--positions", "0", "--out", &p("x.bin")]);
     assert_eq!(
-        (code, err.as_str()),
-        (1, "pao-tools synth-data: give --positions N (N > 0)")
+        (code, err.lines().next()),
+        (
+            2,
+            Some(
+                "error: invalid value '0' for '--positions <N>': 0 is not in 1..18446744073709551615"
+            )
+        )
     );
     let _ = std::fs::remove_dir_all(dir);
 }

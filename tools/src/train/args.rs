@@ -149,33 +149,34 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             }
             continue;
         }
-        let value = args
-            .get(i)
-            .ok_or_else(|| format!("{flag} needs a value"))?
-            .as_str();
-        i += 1;
+        // Taken only by a known flag, so that an unknown one is named as such.
+        let mut value = || {
+            let v = args.get(i).map(String::as_str);
+            i += 1;
+            v.ok_or_else(|| format!("{flag} needs a value"))
+        };
         match flag {
-            "--epochs" => o.epochs = number(flag, value)?,
-            "--batch" => o.batch = number(flag, value)?,
-            "--lr" => o.lr = number(flag, value)?,
-            "--weight-decay" => o.weight_decay = number(flag, value)?,
-            "--schedule" => o.schedule = schedule(value)?,
-            "--wdl" => o.wdl = number(flag, value)?,
-            "--hidden" => o.hidden = number(flag, value)?,
+            "--epochs" => o.epochs = number(flag, value()?)?,
+            "--batch" => o.batch = number(flag, value()?)?,
+            "--lr" => o.lr = number(flag, value()?)?,
+            "--weight-decay" => o.weight_decay = number(flag, value()?)?,
+            "--schedule" => o.schedule = schedule(value()?)?,
+            "--wdl" => o.wdl = number(flag, value()?)?,
+            "--hidden" => o.hidden = number(flag, value()?)?,
             "--activation" => {
-                o.activation = match value {
+                o.activation = match value()? {
                     "screlu" => pao::eval::nnue::Activation::SquaredClippedRelu,
                     "crelu" => pao::eval::nnue::Activation::ClippedRelu,
-                    _ => return Err(format!("bad activation '{value}' (screlu or crelu)")),
+                    v => return Err(format!("bad activation '{v}' (screlu or crelu)")),
                 }
             }
-            "--k" => o.k = Some(number(flag, value)?),
-            "--threads" => o.threads = number(flag, value)?,
-            "--seed" => o.seed = number(flag, value)?,
-            "--out" => o.out = value.to_string(),
-            "--val-fraction" => o.val_fraction = number(flag, value)?,
-            "--checkpoint-dir" => o.checkpoint_dir = value.to_string(),
-            "--resume" => o.resume = Some(value.to_string()),
+            "--k" => o.k = Some(number(flag, value()?)?),
+            "--threads" => o.threads = number(flag, value()?)?,
+            "--seed" => o.seed = number(flag, value()?)?,
+            "--out" => o.out = value()?.to_string(),
+            "--val-fraction" => o.val_fraction = number(flag, value()?)?,
+            "--checkpoint-dir" => o.checkpoint_dir = value()?.to_string(),
+            "--resume" => o.resume = Some(value()?.to_string()),
             _ => return Err(format!("unexpected argument '{flag}'")),
         }
     }
@@ -268,6 +269,10 @@ mod tests {
         );
         assert_eq!(
             err("--data a --bogus 1").as_deref(),
+            Some("unexpected argument '--bogus'")
+        );
+        assert_eq!(
+            err("--data a --bogus").as_deref(),
             Some("unexpected argument '--bogus'")
         );
         assert!(err("--data a --schedule step:0:0.5").is_some());

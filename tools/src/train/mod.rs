@@ -128,10 +128,5 @@ pub fn run(args: &[String]) -> Result<(), String> {
     pool.install(|| train(&o))
 }
 
-/// Runs `pao-tools synth-data`.
-pub fn run_synth(args: &[String]) -> Result<(), String> {
-    synth::run(args)
-}
-
 #[cfg(test)]
 mod tests;

@@ -15,12 +15,24 @@ use std::io::Write;
 /// Plies of one playout at most.
 const MAX_PLIES: usize = 160;
 
-/// Help text.
-pub fn usage() -> String {
-    "usage: pao-tools synth-data --positions N [--seed S] --out FILE\n\
-     Writes N synthetic positions (random playouts, results that follow material) in the\n\
-     datagen format: test and timing data for `pao-tools train`.\n"
-        .to_string()
+/// `pao-tools synth-data`: writes N synthetic positions (random playouts, results that follow
+/// material) in the datagen format: test and timing data for `pao-tools train`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Random playouts from the start position; each position's score is \
+the material balance plus noise and its result follows material. Written in the datagen \
+format: test and timing data for `pao-tools train`."
+)]
+pub struct SynthArgs {
+    /// Positions to write
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    positions: u64,
+    /// Random seed
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// The data file to write
+    #[arg(long, value_name = "FILE")]
+    out: String,
 }
 
 /// Material of the side to move minus the other side's (midgame values).
@@ -96,37 +108,9 @@ pub fn write_file(path: &str, records: &[Record]) -> Result<(), String> {
 }
 
 /// Runs the command.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let (mut positions, mut seed, mut out) = (None, 1u64, None);
-    let mut i = 0;
-    while i < args.len() {
-        let value = args
-            .get(i + 1)
-            .ok_or_else(|| format!("{} needs a value", args[i]))?;
-        match args[i].as_str() {
-            "--positions" => {
-                positions = Some(
-                    value
-                        .parse::<usize>()
-                        .map_err(|_| format!("bad value '{value}' for --positions"))?,
-                )
-            }
-            "--seed" => {
-                seed = value
-                    .parse()
-                    .map_err(|_| format!("bad value '{value}' for --seed"))?
-            }
-            "--out" => out = Some(value.clone()),
-            other => return Err(format!("unexpected argument '{other}'")),
-        }
-        i += 2;
-    }
-    let positions = positions
-        .filter(|&p| p > 0)
-        .ok_or("give --positions N (N > 0)")?;
-    let out = out.ok_or("give --out FILE")?;
-    let records = generate(positions, seed);
-    write_file(&out, &records)?;
-    println!("wrote {} positions to {out}", records.len());
+pub fn run(args: SynthArgs) -> Result<(), crate::Failure> {
+    let records = generate(args.positions as usize, args.seed);
+    write_file(&args.out, &records)?;
+    println!("wrote {} positions to {}", records.len(), args.out);
     Ok(())
 }
