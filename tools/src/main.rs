@@ -8,6 +8,7 @@ mod judge;
 mod latency;
 mod r#match;
 mod openings_gen;
+mod rng;
 mod scaling;
 mod soak;
 mod train;

@@ -4,6 +4,7 @@
 //! search finds playable (within a margin of the best move), kept only when a deeper search
 //! of the final position scores it near zero. A seed makes the file reproducible.
 
+use crate::rng::SplitMix64;
 use pao::board::{Move, Position};
 use pao::search::{Limits, SearchConfig, Searcher};
 use pao::tt::TranspositionTable;
@@ -52,23 +53,6 @@ pub struct GenConfig {
     pub seed: u64,
 }
 
-/// SplitMix64: a tiny, well-mixed generator; good enough to pick among a few moves.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// One opening found: its moves and the balance search's score (red to move's view when the
 /// ply count is even).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,7 +91,7 @@ pub fn generate(
     cfg: &GenConfig,
     progress: &mut dyn FnMut(&Generated),
 ) -> Result<Vec<Generated>, String> {
-    let mut rng = Rng(cfg.seed);
+    let mut rng = SplitMix64::from_state(cfg.seed);
     let mut scorer = Scorer::new()?;
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -134,7 +118,7 @@ pub fn generate(
                 .filter(|s| s.1 >= best - cfg.margin)
                 .map(|s| s.0)
                 .collect();
-            let m = playable[rng.below(playable.len())];
+            let m = playable[rng.below_by_modulo(playable.len())];
             pos.make_move(m);
             moves.push(m);
         }

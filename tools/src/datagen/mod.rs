@@ -3,7 +3,6 @@
 
 mod play;
 pub mod record;
-mod rng;
 mod stats;
 mod writer;
 

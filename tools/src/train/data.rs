@@ -1,8 +1,8 @@
 //! Training data: loading the files, the held-out validation slice, the shuffled order of an
 //! epoch, and mini-batches of sparse features with their targets.
 
-use super::rng::{coin, Rng};
 use crate::datagen::record::{read_file, Record};
+use crate::rng::{coin, SplitMix64 as Rng};
 use pao::eval::nnue::features::{index, mirrored};
 use rayon::prelude::*;
 

@@ -12,7 +12,6 @@ pub mod export;
 pub mod kfit;
 pub mod network;
 pub mod optimiser;
-pub mod rng;
 pub mod synth;
 pub mod trainer;
 

@@ -8,7 +8,7 @@
 //! Only the W rows of active features are touched (about 32 per perspective per position).
 
 use super::data::{sigmoid, Batch};
-use super::rng::Rng;
+use crate::rng::SplitMix64 as Rng;
 use pao::eval::nnue::features::INPUTS;
 use pao::eval::nnue::Activation;
 use rayon::prelude::*;

@@ -5,8 +5,8 @@
 //! probability sigmoid(balance / 150).
 
 use super::data::sigmoid;
-use super::rng::Rng;
 use crate::datagen::record::{write_header, Outcome, Record};
+use crate::rng::SplitMix64 as Rng;
 use pao::board::{PieceKind, Position};
 use pao::eval::piece_value;
 use rayon::prelude::*;
