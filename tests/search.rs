@@ -140,6 +140,8 @@ fn every_switch_on() -> SearchConfig {
         see: true,
         qsearch_tt: true,
         late_move_pruning: true,
+        iir: true,
+        lmr_adjust: true,
         ..SearchConfig::FULL
     }
 }
