@@ -182,7 +182,10 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
         c.late_move_pruning = true
     });
     add("+ internal iterative reduction", &|c| c.iir = true);
-    add("+ LMR by history, killers, improving", &|c| c.lmr_adjust = true);
+    add("+ LMR by history, killers, improving", &|c| {
+        c.lmr_adjust = true
+    });
+    add("+ continuation history", &|c| c.cont_history = true);
     let mut mtdf = SearchConfig::FULL;
     mtdf.driver = Driver::Mtdf;
     rows.push(("MTD(f), all on", mtdf));

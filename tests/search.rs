@@ -142,6 +142,7 @@ fn every_switch_on() -> SearchConfig {
         late_move_pruning: true,
         iir: true,
         lmr_adjust: true,
+        cont_history: true,
         ..SearchConfig::FULL
     }
 }

@@ -97,6 +97,8 @@ pub struct SearchConfig {
     /// LMR adjusted per move: less for killers, the counter-move and moves with a good
     /// history, more for bad history and when the position is not improving.
     pub lmr_adjust: bool,
+    /// Continuation histories (the move one and two plies back) in quiet-move ordering.
+    pub cont_history: bool,
 }
 
 impl SearchConfig {
@@ -125,6 +127,7 @@ impl SearchConfig {
         late_move_pruning: false,
         iir: false,
         lmr_adjust: false,
+        cont_history: false,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -151,6 +154,7 @@ impl SearchConfig {
         late_move_pruning: false,
         iir: false,
         lmr_adjust: false,
+        cont_history: false,
     };
 
     /// True when the search is selective (its value may differ from plain alpha-beta's).

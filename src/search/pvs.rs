@@ -2,6 +2,7 @@
 //! mate-distance pruning, reverse futility, null move (with a zugzwang guard and verification),
 //! futility, SEE pruning, late-move pruning, late move reductions and the check extension. Each one has a switch.
 
+use super::heuristics::{cont_key, NO_CONT};
 use super::ordering::{MovePicker, OrderingHints};
 use super::repetition::repetition_score;
 use super::score::{from_tt, mate_in, mated_in, to_tt, INFINITE, MAX_PLY, WIN_BOUND};
@@ -409,12 +410,26 @@ impl Searcher {
             (Move::NONE, None)
         };
         OrderingHints {
+            cont: [self.cont_key(ply, 1), self.cont_key(ply, 2)],
             tt_move,
             killers: self.heur.killers(ply),
             counter: match prev_piece {
                 Some(p) if !prev.is_none() => self.heur.counter(p, prev),
                 _ => Move::NONE,
             },
+        }
+    }
+
+    /// The continuation-history key of the move `back` plies before the node at `ply`.
+    #[inline]
+    fn cont_key(&self, ply: usize, back: usize) -> usize {
+        if !self.config.cont_history || ply < back {
+            return NO_CONT;
+        }
+        let e = &self.stack[ply - back];
+        match e.piece {
+            Some(p) if !e.mv.is_none() => cont_key(p, e.mv),
+            _ => NO_CONT,
         }
     }
 
@@ -433,10 +448,14 @@ impl Searcher {
         }
         if self.config.history {
             let bonus = (depth * depth).min(400) * 4;
+            let cont = [self.cont_key(ply, 1), self.cont_key(ply, 2)];
             for &q in tried {
                 if let Some(p) = self.pos.piece_at(q.from()) {
                     let b = if q == m { bonus } else { -bonus };
                     self.heur.update_history(p, q, b);
+                    for prev in cont {
+                        self.heur.update_cont_history(prev, p, q, b);
+                    }
                 }
             }
         }
