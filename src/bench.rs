@@ -181,6 +181,11 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
     add("+ late-move pruning (improving)", &|c| {
         c.late_move_pruning = true
     });
+    add("+ internal iterative reduction", &|c| c.iir = true);
+    add("+ LMR by history, killers, improving", &|c| {
+        c.lmr_adjust = true
+    });
+    add("+ continuation history", &|c| c.cont_history = true);
     let mut mtdf = SearchConfig::FULL;
     mtdf.driver = Driver::Mtdf;
     rows.push(("MTD(f), all on", mtdf));

@@ -133,3 +133,29 @@ fn ucci_evalfile_and_usennue() {
     let set = |name: &str, value: &str| format!("setoption {} {value}", name.to_lowercase());
     check_dialect(&mut e, &set, "setoption newgame", "ucci");
 }
+
+/// UCCI `go depth 0` answers the quiescence value with the evaluation in use: in a position
+/// without a capture it is the static value, the network's with `usennue true`.
+#[test]
+fn ucci_go_depth_zero_uses_the_network_in_use() {
+    let mut e = Engine::ucci(1);
+    let (good, _) = net_files("depth0");
+    e.send(&format!("setoption evalfile {}", good.display()));
+    // Red's rook and advisor against a bare general: no capture for either side.
+    let fen = "3k5/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1";
+    let net = std::sync::Arc::new(random_net(32, Activation::SquaredClippedRelu, 11));
+    let pos = pao::board::Position::from_fen(fen).expect("fen");
+    let network = pao::eval::scale_network(&pos, pao::eval::nnue::evaluate_scratch(&net, &pos));
+    let hand_written = pao::eval::evaluate(&pos);
+    assert_ne!(
+        network, hand_written,
+        "the two evaluations must differ here"
+    );
+    for (use_nnue, expected) in [("true", network), ("false", hand_written)] {
+        e.send(&format!("setoption usennue {use_nnue}"));
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 0");
+        e.expect_exact(&format!("info depth 0 score {expected}"));
+        e.expect_exact("nobestmove");
+    }
+}

@@ -140,6 +140,9 @@ fn every_switch_on() -> SearchConfig {
         see: true,
         qsearch_tt: true,
         late_move_pruning: true,
+        iir: true,
+        lmr_adjust: true,
+        cont_history: true,
         ..SearchConfig::FULL
     }
 }

@@ -38,7 +38,8 @@ impl<W: Write> Coordinator<W> {
         }
         if params.depth == Some(0) && !legal.is_empty() {
             // UCCI's `go depth 0`: the quiescence score, and no move.
-            let score = crate::search::quiescence_score(&root, self.search_config());
+            let score =
+                crate::search::quiescence_score(&root, self.search_config(), self.network_in_use());
             let dialect = self.dialect.unwrap_or(Dialect::Ucci);
             self.line(&format!(
                 "info depth 0 {}",

@@ -126,6 +126,7 @@ impl<W: Write> Coordinator<W> {
             config.futility = false;
             config.see = false;
             config.late_move_pruning = false;
+            config.iir = false;
         }
         config.knowledge = self.options.knowledge != Level::None;
         config.driver = self.options.driver;

@@ -91,6 +91,14 @@ pub struct SearchConfig {
     pub qsearch_tt: bool,
     /// Late-move pruning of quiet moves near the leaves, stricter when not improving.
     pub late_move_pruning: bool,
+    /// Internal iterative reduction: a node without a TT move is searched one ply shallower
+    /// (the table will have a move for the next, deeper visit).
+    pub iir: bool,
+    /// LMR adjusted per move: less for killers, the counter-move and moves with a good
+    /// history, more for bad history and when the position is not improving.
+    pub lmr_adjust: bool,
+    /// Continuation histories (the move one and two plies back) in quiet-move ordering.
+    pub cont_history: bool,
 }
 
 impl SearchConfig {
@@ -117,6 +125,9 @@ impl SearchConfig {
         see: false,
         qsearch_tt: false,
         late_move_pruning: false,
+        iir: false,
+        lmr_adjust: false,
+        cont_history: false,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -141,6 +152,9 @@ impl SearchConfig {
         see: false,
         qsearch_tt: false,
         late_move_pruning: false,
+        iir: false,
+        lmr_adjust: false,
+        cont_history: false,
     };
 
     /// True when the search is selective (its value may differ from plain alpha-beta's).
@@ -152,6 +166,7 @@ impl SearchConfig {
             || self.check_extension
             || self.see
             || self.late_move_pruning
+            || self.iir
     }
 }
 

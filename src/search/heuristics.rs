@@ -5,12 +5,32 @@ use crate::board::{Move, Piece, SQUARES};
 
 /// History values stay within this bound (gravity keeps them there).
 const HISTORY_MAX: i32 = 16384;
+/// (piece, to-square) pairs: the index space of continuation histories.
+const PAIRS: usize = Piece::CODES * SQUARES;
+/// A continuation-history key for "no previous move" (root, null move): never read or written.
+pub const NO_CONT: usize = usize::MAX;
+
+/// The continuation-history key of a move: the moving piece and its destination.
+#[inline]
+pub fn cont_key(piece: Piece, m: Move) -> usize {
+    piece.code() * SQUARES + m.to().index()
+}
+
+/// Gravity update of one history-like entry toward `bonus`'s sign, within ±HISTORY_MAX.
+#[inline]
+fn gravity(entry: i32, bonus: i32) -> i32 {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    entry + bonus - entry * bonus.abs() / HISTORY_MAX
+}
 
 /// Ordering tables owned by one search thread.
 pub struct Heuristics {
     history: Box<[[i32; SQUARES]; Piece::CODES]>,
     killers: [[Move; 2]; MAX_PLY + 4],
     counter: Box<[[Move; SQUARES]; Piece::CODES]>,
+    /// Continuation history: how well a quiet move (piece, to) did after an earlier move
+    /// (piece, to) one or two plies before it; one table serves both distances.
+    cont: Box<[i16]>,
 }
 
 impl Default for Heuristics {
@@ -26,6 +46,7 @@ impl Heuristics {
             history: Box::new([[0; SQUARES]; Piece::CODES]),
             killers: [[Move::NONE; 2]; MAX_PLY + 4],
             counter: Box::new([[Move::NONE; SQUARES]; Piece::CODES]),
+            cont: vec![0; PAIRS * PAIRS].into_boxed_slice(),
         }
     }
 
@@ -54,8 +75,27 @@ impl Heuristics {
     #[inline]
     pub fn update_history(&mut self, piece: Piece, m: Move, bonus: i32) {
         let entry = &mut self.history[piece.code()][m.to().index()];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        *entry = gravity(*entry, bonus);
+    }
+
+    /// Continuation-history score of `piece` making `m` after the move keyed `prev`.
+    #[inline]
+    pub fn cont_history(&self, prev: usize, piece: Piece, m: Move) -> i32 {
+        if prev == NO_CONT {
+            return 0;
+        }
+        i32::from(self.cont[prev * PAIRS + cont_key(piece, m)])
+    }
+
+    /// Rewards or punishes `piece` making `m` after the move keyed `prev`.
+    #[inline]
+    pub fn update_cont_history(&mut self, prev: usize, piece: Piece, m: Move, bonus: i32) {
+        if prev == NO_CONT {
+            return;
+        }
+        let entry = &mut self.cont[prev * PAIRS + cont_key(piece, m)];
+        // |gravity| stays within HISTORY_MAX, which fits i16.
+        *entry = gravity(i32::from(*entry), bonus) as i16;
     }
 
     /// The two killers at `ply`.

@@ -19,10 +19,19 @@ pub use config::{Driver, RepetitionRule, SearchConfig};
 pub use limits::Limits;
 pub use worker::{Iteration, RootLine, RootProgress, SearchResult, Searcher};
 
-/// The quiescence value of a position with a scratch table (UCCI `go depth 0`).
-pub fn quiescence_score(root: &crate::board::Position, config: SearchConfig) -> i32 {
+/// The quiescence value of a position with a scratch table (UCCI `go depth 0`), evaluated by
+/// `network` when one is given (the net in use), else by the hand-written evaluation.
+pub fn quiescence_score(
+    root: &crate::board::Position,
+    config: SearchConfig,
+    network: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+) -> i32 {
     match crate::tt::TranspositionTable::with_buckets(1) {
-        Ok(tt) => Searcher::new(std::sync::Arc::new(tt), config).quiescence(root),
+        Ok(tt) => {
+            let mut searcher = Searcher::new(std::sync::Arc::new(tt), config);
+            searcher.set_network(network);
+            searcher.quiescence(root)
+        }
         Err(_) => crate::eval::evaluate_with(root, config.knowledge),
     }
 }

@@ -5,7 +5,7 @@
 //! most nodes cut off early, so most moves are never generated, scored or verified.
 
 use super::config::SearchConfig;
-use super::heuristics::Heuristics;
+use super::heuristics::{Heuristics, NO_CONT};
 use super::see::see_ge;
 use crate::board::movegen::{GenKind, LegalityInfo};
 use crate::board::{Move, MoveList, Piece, PieceKind, Position, MAX_MOVES};
@@ -32,6 +32,8 @@ pub struct OrderingHints {
     pub killers: [Move; 2],
     /// The refutation recorded for the opponent's last move.
     pub counter: Move,
+    /// Continuation-history keys of the moves one and two plies back (`NO_CONT`: none).
+    pub cont: [usize; 2],
 }
 
 /// MVV-LVA value of a capture (higher first).
@@ -66,6 +68,8 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
+    /// Continuation-history keys of the previous two moves.
+    cont: [usize; 2],
     /// Captures only (quiescence): the picker stops after the capture stage.
     captures_only: bool,
     in_check: bool,
@@ -102,6 +106,9 @@ impl MovePicker {
         if config.counter_move {
             picker.counter = hints.counter;
         }
+        if config.cont_history {
+            picker.cont = hints.cont;
+        }
         picker.see = config.see;
         picker.stage = match (picker.tt_move.is_none(), staged) {
             (false, _) => Stage::TtMove,
@@ -137,6 +144,7 @@ impl MovePicker {
             tt_move: Move::NONE,
             killers: [Move::NONE; 2],
             counter: Move::NONE,
+            cont: [NO_CONT; 2],
             captures_only: false,
             in_check,
             moves: MoveList::new(),
@@ -223,7 +231,8 @@ impl MovePicker {
                     self.scores.clear();
                     pos.generate_pseudo(GenKind::Quiets, &mut self.moves);
                     for &m in self.moves.iter() {
-                        self.scores.push(quiet_score(pos, m, heur, config));
+                        self.scores
+                            .push(quiet_score(pos, m, heur, config, self.cont));
                     }
                     self.start_stage(Stage::Quiets);
                     continue;
@@ -336,7 +345,7 @@ impl MovePicker {
         } else if m == self.counter {
             COUNTER
         } else {
-            quiet_score(pos, m, heur, config)
+            quiet_score(pos, m, heur, config, self.cont)
         }
     }
 
@@ -398,14 +407,23 @@ impl MovePicker {
     }
 }
 
-/// History value of a quiet move (0 with history off).
+/// History value of a quiet move (0 with history off), plus its continuation histories after
+/// the previous two moves (`cont` is `NO_CONT` when those are off).
 #[inline]
-fn quiet_score(pos: &Position, m: Move, heur: &Heuristics, config: &SearchConfig) -> i32 {
+fn quiet_score(
+    pos: &Position,
+    m: Move,
+    heur: &Heuristics,
+    config: &SearchConfig,
+    cont: [usize; 2],
+) -> i32 {
     if config.history {
         let piece = pos
             .piece_at(m.from())
             .unwrap_or(Piece::new(pos.side_to_move(), PieceKind::General));
         heur.history(piece, m)
+            + heur.cont_history(cont[0], piece, m)
+            + heur.cont_history(cont[1], piece, m)
     } else {
         0
     }

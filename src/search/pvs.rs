@@ -2,12 +2,13 @@
 //! mate-distance pruning, reverse futility, null move (with a zugzwang guard and verification),
 //! futility, SEE pruning, late-move pruning, late move reductions and the check extension. Each one has a switch.
 
+use super::heuristics::{cont_key, NO_CONT};
 use super::ordering::{MovePicker, OrderingHints};
 use super::repetition::repetition_score;
 use super::score::{from_tt, mate_in, mated_in, to_tt, INFINITE, MAX_PLY, WIN_BOUND};
 use super::see::see_ge;
 use super::worker::Searcher;
-use crate::board::{Move, PieceKind, Position};
+use crate::board::{Move, Piece, PieceKind, Position};
 use crate::tt::Bound;
 
 /// Futility margins by remaining depth (index 0 unused).
@@ -29,6 +30,11 @@ fn has_big_piece(pos: &Position) -> bool {
         + pos.count(us, PieceKind::Cannon)
         > 0
 }
+
+/// Internal iterative reduction applies from this depth.
+const IIR_DEPTH: i32 = 4;
+/// History per ply of LMR adjustment (history spans about ±16384).
+const LMR_HISTORY_DIVISOR: i32 = 8192;
 
 /// Late-move pruning works up to this depth.
 const LMP_DEPTH: i32 = 8;
@@ -64,7 +70,7 @@ impl Searcher {
     /// Returns a fail-soft score from the side to move's view; 0 (ignored) once stopped.
     pub(crate) fn pvs(
         &mut self,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -183,6 +189,12 @@ impl Searcher {
             }
         }
 
+        // Internal iterative reduction: without a TT move the ordering is a guess, so a
+        // shallower search is cheaper and leaves a move for the deeper visit that follows.
+        if self.config.iir && !root && depth >= IIR_DEPTH && tt_move.is_none() {
+            depth -= 1;
+        }
+
         // The TT move is tried before any generation: when it cuts off, nothing is generated.
         let restricted = root && !self.root_moves.is_empty();
         if restricted && !self.root_moves.contains(&tt_move) {
@@ -292,6 +304,9 @@ impl Searcher {
                     if pv_node {
                         r -= 1;
                     }
+                    if self.config.lmr_adjust {
+                        r += self.lmr_adjustment(m, piece, &hints, improving);
+                    }
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -367,6 +382,26 @@ impl Searcher {
         best_score
     }
 
+    /// The per-move change to the LMR reduction: -1 for a killer or the counter-move, minus
+    /// the history in units of `LMR_HISTORY_DIVISOR`, +1 when the position is not improving.
+    #[inline]
+    fn lmr_adjustment(
+        &self,
+        m: Move,
+        piece: Option<Piece>,
+        hints: &OrderingHints,
+        improving: bool,
+    ) -> i32 {
+        let mut r = i32::from(!improving);
+        if hints.killers.contains(&m) || hints.counter == m {
+            r -= 1;
+        }
+        if let Some(p) = piece {
+            r -= self.heur.history(p, m) / LMR_HISTORY_DIVISOR;
+        }
+        r
+    }
+
     /// Killers and the counter-move for the node at `ply`.
     fn ordering_hints(&self, ply: usize, tt_move: Move) -> OrderingHints {
         let (prev, prev_piece) = if ply > 0 {
@@ -375,12 +410,26 @@ impl Searcher {
             (Move::NONE, None)
         };
         OrderingHints {
+            cont: [self.cont_key(ply, 1), self.cont_key(ply, 2)],
             tt_move,
             killers: self.heur.killers(ply),
             counter: match prev_piece {
                 Some(p) if !prev.is_none() => self.heur.counter(p, prev),
                 _ => Move::NONE,
             },
+        }
+    }
+
+    /// The continuation-history key of the move `back` plies before the node at `ply`.
+    #[inline]
+    fn cont_key(&self, ply: usize, back: usize) -> usize {
+        if !self.config.cont_history || ply < back {
+            return NO_CONT;
+        }
+        let e = &self.stack[ply - back];
+        match e.piece {
+            Some(p) if !e.mv.is_none() => cont_key(p, e.mv),
+            _ => NO_CONT,
         }
     }
 
@@ -399,10 +448,14 @@ impl Searcher {
         }
         if self.config.history {
             let bonus = (depth * depth).min(400) * 4;
+            let cont = [self.cont_key(ply, 1), self.cont_key(ply, 2)];
             for &q in tried {
                 if let Some(p) = self.pos.piece_at(q.from()) {
                     let b = if q == m { bonus } else { -bonus };
                     self.heur.update_history(p, q, b);
+                    for prev in cont {
+                        self.heur.update_cont_history(prev, p, q, b);
+                    }
                 }
             }
         }
