@@ -2,7 +2,7 @@
 //! hints (TT move, killers, counter-move: right, wrong or illegal here) and the switches.
 
 use pao::board::{Move, Position};
-use pao::search::heuristics::Heuristics;
+use pao::search::heuristics::{cont_key, Heuristics, NO_CONT};
 use pao::search::ordering::{MovePicker, OrderingHints};
 use pao::search::SearchConfig;
 use proptest::prelude::*;
@@ -45,6 +45,7 @@ fn check_node(pos: &mut Position, hint_picks: [usize; 4], stray: Move) {
         tt_move: tt,
         killers: [pick(hint_picks[1]), pick(hint_picks[2])],
         counter: pick(hint_picks[3]),
+        cont: [NO_CONT; 2],
     };
     let with_see = SearchConfig {
         see: true,
@@ -111,6 +112,7 @@ fn captures_losing_by_exchange_come_after_the_quiet_moves() {
         tt_move: Move::NONE,
         killers: [Move::NONE; 2],
         counter: Move::NONE,
+        cont: [NO_CONT; 2],
     };
     let picker = MovePicker::new(&pos, &hints, &config);
     let got: Vec<String> = drain(&mut pos, picker, &config)
@@ -133,4 +135,66 @@ fn captures_come_most_valuable_victim_first() {
     let got = drain(&mut pos, picker, &SearchConfig::FULL);
     let names: Vec<String> = got.iter().map(|m| m.to_string()).collect();
     assert_eq!(names, ["e5a5", "e5i5"]);
+}
+
+/// The quiet moves of the start position in the order a picker hands them out after the
+/// opponent's move `prev` (piece `prev_piece`), with `heur` and the continuation-history switch.
+fn quiet_order(heur: &Heuristics, cont_history: bool, prev: [usize; 2]) -> Vec<String> {
+    let mut pos = Position::startpos();
+    let config = SearchConfig {
+        cont_history,
+        ..SearchConfig::FULL
+    };
+    let hints = OrderingHints {
+        tt_move: Move::NONE,
+        killers: [Move::NONE; 2],
+        counter: Move::NONE,
+        cont: prev,
+    };
+    let mut picker = MovePicker::new(&pos, &hints, &config);
+    let mut out = Vec::new();
+    while let Some(m) = picker.next_move(&mut pos, heur, &config) {
+        if !pos.is_capture(m) {
+            out.push(m.to_string());
+        }
+    }
+    out
+}
+
+/// The moving piece and the move `text` in `fen`.
+fn piece_and_move(fen: &str, text: &str) -> (pao::board::Piece, Move) {
+    let mut pos = Position::from_fen(fen).expect("FEN");
+    let m = pos
+        .parse_legal_move(text, pao::board::RankBase::Zero)
+        .expect("legal");
+    (pos.piece_at(m.from()).expect("piece"), m)
+}
+
+#[test]
+fn continuation_history_orders_the_quiet_move_that_answered_the_previous_move() {
+    let red = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let black = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1";
+    // Pretend black's last move was h9g7 and, two plies back, red's b0c2.
+    let (bp, bm) = piece_and_move(black, "h9g7");
+    let (rp, rm) = piece_and_move(red, "b0c2");
+    let prev = [cont_key(bp, bm), cont_key(rp, rm)];
+    let mut heur = Heuristics::new();
+    // Reward, after h9g7 only, the quiet move handed out last with no history at all.
+    let plain = quiet_order(&heur, true, prev);
+    let target = plain.last().expect("quiet moves").clone();
+    let (p, m) = piece_and_move(red, &target);
+    heur.update_cont_history(prev[0], p, m, 2000);
+    let with = quiet_order(&heur, true, prev);
+    assert_eq!(with[0], target);
+    // Switched off, or after another previous move, the entry is not read.
+    let without = quiet_order(&heur, false, prev);
+    assert_eq!(without, plain);
+    let other = quiet_order(&heur, true, [NO_CONT, prev[1]]);
+    assert_eq!(other, plain);
+    // The same moves either way, only a0a1's place differs.
+    let mut a = with.clone();
+    let mut b = without.clone();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
 }
