@@ -96,12 +96,15 @@ fn xboard_plays_a_two_game_match_by_the_rules() {
         );
         // An ending by the board: XBoard's own mate/stalemate adjudication or an engine's claim.
         // Pao offers a draw only once the sixty-move rule holds (XBoard cannot check that
-        // claim), so a drawn game by agreement between two Paos is a draw by the rules too.
+        // claim), so a drawn game by agreement between two Paos is a draw by the rules too;
+        // XBoard takes that offer as a claim once its own 50-move count also holds, and
+        // checks it ("Draw claim: 50-move rule"; a false claim would say "False").
         let by_rules = comment.starts_with("Xboard adjudication: ")
             || ["Red wins (", "Black wins (", "Draw ("]
                 .iter()
                 .any(|p| comment.starts_with(p))
-            || (comment.starts_with("Draw agreed") && result == "1/2-1/2");
+            || ((comment.starts_with("Draw agreed") || comment.starts_with("Draw claim: "))
+                && result == "1/2-1/2");
         assert!(by_rules, "game ended by '{comment}':\n{text}");
         for fault in [
             "time", "flag", "forfeit", "illegal", "False", "resign", "crash",
