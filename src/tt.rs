@@ -365,6 +365,97 @@ mod tests {
         assert_eq!(tt.probe(0x9E37_79B9_7F4A_7C15), None);
     }
 
+    /// A key that lands in bucket `i` of `tt` (multiply-shift indexing).
+    fn key_for(tt: &TranspositionTable, i: usize) -> u64 {
+        ((i as u128) << 64).div_ceil(tt.bucket_count() as u128) as u64
+    }
+
+    /// Stores one entry in every `step`-th bucket of `tt`; returns the keys.
+    fn fill(tt: &TranspositionTable, step: usize) -> Vec<u64> {
+        let keys: Vec<u64> = (0..tt.bucket_count())
+            .step_by(step)
+            .map(|i| key_for(tt, i))
+            .collect();
+        for &k in &keys {
+            tt.store(k, mv(1, 2), 7, 8, 9, Bound::Exact);
+            assert!(tt.probe(k).is_some());
+        }
+        keys
+    }
+
+    /// Every stored key misses, and every bucket of the table is all zero.
+    fn assert_empty(tt: &TranspositionTable, keys: &[u64], what: &str) {
+        for &k in keys {
+            assert_eq!(tt.probe(k), None, "{what}: key {k:#x} survived the clear");
+        }
+        let dirty = tt
+            .buckets
+            .iter()
+            .flat_map(|b| &b.entries)
+            .filter(|e| e.data.load(Ordering::Relaxed) | e.check.load(Ordering::Relaxed) != 0)
+            .count();
+        assert_eq!(dirty, 0, "{what}: entries left after the clear");
+    }
+
+    #[test]
+    fn a_clear_empties_every_entry_with_and_without_large_pages() {
+        for large in [true, false] {
+            // 9 MiB: four and a half large pages, so the last slice ends inside one.
+            let tt = TranspositionTable::with_large_pages(9, large).expect("9 MiB");
+            let what = format!("large pages {large} ({:?})", tt.large_pages());
+            // The whole table written, then cleared on one thread.
+            let keys = fill(&tt, 1);
+            tt.clear();
+            assert_empty(&tt, &keys, &what);
+            // Every 5000th bucket (some pages resident, most not), cleared in 3 slices.
+            let keys = fill(&tt, 5000);
+            for i in 0..3 {
+                tt.clear_slice(i, 3);
+            }
+            assert_empty(&tt, &keys, &what);
+            // A range that starts and ends inside pages clears exactly itself.
+            let keys = fill(&tt, 1);
+            let (lo, hi) = (1000, 70_001);
+            tt.buckets.clear_range(lo, hi);
+            for (i, &k) in keys.iter().enumerate() {
+                assert_eq!(tt.probe(k).is_none(), (lo..hi).contains(&i), "{what}: {i}");
+            }
+            tt.clear();
+            assert_empty(&tt, &keys, &what);
+        }
+        // A table smaller than a large page lives on the heap and is zeroed by writes.
+        let tt = TranspositionTable::with_buckets(1000).expect("1000 buckets");
+        let keys = fill(&tt, 1);
+        tt.clear();
+        assert_empty(&tt, &keys, "heap");
+    }
+
+    /// A large-page table keeps its pages through a clear (the next search faults nothing
+    /// in); a small-page table gives them back.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_clear_keeps_large_pages_resident_and_gives_small_pages_back() {
+        for large in [true, false] {
+            let tt = TranspositionTable::with_large_pages(8, large).expect("8 MiB");
+            let count = tt.bucket_count();
+            let all = tt.buckets.resident_pages(0, count);
+            let keys = fill(&tt, 1);
+            let touched = tt.buckets.resident_pages(0, count).expect("mincore");
+            assert!(touched > 0 && Some(touched) > all, "filling maps pages in");
+            for i in 0..2 {
+                tt.clear_slice(i, 2);
+            }
+            // Before reading the table: a read maps the shared zero page, which counts.
+            let after = tt.buckets.resident_pages(0, count).expect("mincore");
+            assert_empty(&tt, &keys, "8 MiB");
+            if *tt.large_pages() == LargePages::Used {
+                assert_eq!(after, touched, "large pages: the pages stay resident");
+            } else {
+                assert_eq!(after, 0, "{:?}: the pages are given back", tt.large_pages());
+            }
+        }
+    }
+
     #[test]
     fn sizes_and_failures() {
         assert_eq!(TranspositionTable::new(3).expect("3 MiB").size_mib(), 3);

@@ -3,9 +3,11 @@
 //! On Linux a table of 2 MiB or more is an anonymous mapping aligned to 2 MiB and advised
 //! `MADV_HUGEPAGE`, so that the kernel backs it with large pages (fewer TLB misses on random
 //! probes) where transparent huge pages are enabled. The kernel hands the pages out zeroed as
-//! they are first touched, so even a 16 GiB table is allocated at once; clearing a slice gives
-//! its whole pages back (they read as zero again) and writes zeros only at its edges. Elsewhere, and for small tables, the block comes zeroed from the
-//! allocator and a clear writes zeros over all of it.
+//! they are first touched, so even a 16 GiB table is allocated at once. A clear writes zeros
+//! over the resident pages of a large-page table (they stay resident, so the next search does
+//! not fault them in again) and gives the pages of a small-page table back to the kernel (they
+//! read as zero again); `clear_range` says why. Elsewhere, and for small tables, the block
+//! comes zeroed from the allocator and a clear writes zeros over all of it.
 
 use super::{Bucket, TtError};
 
@@ -24,6 +26,18 @@ pub enum LargePages {
 
 /// The size of a large page, and the granule of a clear's slices.
 pub(super) const LARGE_PAGE: usize = 2 << 20;
+
+/// The size of a small page (mincore's and madvise's unit): 4 KiB on x86-64, more on some
+/// other processors.
+#[cfg(target_os = "linux")]
+fn page_size() -> usize {
+    // SAFETY: sysconf only reads a system constant.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(size)
+        .ok()
+        .filter(|s| s.is_power_of_two() && *s >= 4096)
+        .unwrap_or(4096)
+}
 
 enum Backing {
     Heap(std::alloc::Layout),
@@ -143,6 +157,17 @@ impl BucketArray {
 
     /// Zeroes buckets `start..end`. Callers run it only while no search uses the table (the
     /// pool's workers, each on its own slice, between searches).
+    ///
+    /// Where the cost lands matters: a clear runs at `ucinewgame`/`isready` (off the clock),
+    /// the next search on the clock. Giving the pages back (`MADV_DONTNEED`) takes
+    /// milliseconds, but then the next search faults in every page it writes, zeroed by the
+    /// kernel; with 2 MiB pages a search's stores spread over the table fault in nearly all of
+    /// it, and on this machine (a VM) the kernel also compacts memory to find 2 MiB pages:
+    /// `pao bench --hash 4096` ran 9.9 times slower with large pages than without (positions
+    /// up to 10 s). So a large-page table writes zeros over its resident pages instead: the
+    /// clear pays for the memory the last searches used, and the pages stay mapped. A
+    /// small-page table still gives its pages back: faulting in only the 4 KiB pages a search
+    /// touches is cheap, and a clear of a fully resident table stays fast (README, Figures).
     pub(super) fn clear_range(&self, start: usize, end: usize) {
         let end = end.min(self.count);
         if start >= end {
@@ -150,24 +175,74 @@ impl BucketArray {
         }
         #[cfg(target_os = "linux")]
         if let Backing::Mapped(_) = self.backing {
-            self.clear_resident(start, end);
+            if self.large_pages == LargePages::Used {
+                self.zero_resident(start, end);
+            } else {
+                self.give_back(start, end);
+            }
             return;
         }
         self.zero_buckets(start, end);
     }
 
+    /// Zeroes `start..end` by writing zeros over the pages `mincore` reports resident, chunk
+    /// by chunk. The others were never touched (they read as zero) or, with swap, were swapped
+    /// out: those are given back, which costs nothing for untouched pages.
+    #[cfg(target_os = "linux")]
+    fn zero_resident(&self, start: usize, end: usize) {
+        const CHUNK: usize = 64 << 20;
+        let page = page_size();
+        let size = std::mem::size_of::<Bucket>();
+        let base = self.buckets as usize;
+        let (lo, hi) = (base + start * size, base + end * size);
+        let mut status = vec![0u8; CHUNK.div_ceil(page)];
+        let mut at = lo / page * page;
+        while at < hi {
+            let len = CHUNK.min(hi - at);
+            let pages = len.div_ceil(page);
+            // The buckets of `[a, b)`, a range of whole buckets: pages and `lo`/`hi` are
+            // multiples of the bucket size.
+            let span = |a: usize, b: usize| ((a.max(lo) - base) / size, (b.min(hi) - base) / size);
+            // SAFETY: `at` is page-aligned and `[at, at + len)` lies inside this array's own
+            // mapping (the buckets end at `hi`); `status` holds one byte for each of its pages.
+            let r = unsafe { libc::mincore(at as *mut libc::c_void, len, status.as_mut_ptr()) };
+            if r != 0 {
+                let (a, b) = span(at, at + len);
+                self.zero_buckets(a, b);
+                at += len;
+                continue;
+            }
+            let mut i = 0;
+            while i < pages {
+                let resident = status[i] & 1 != 0;
+                let run = status[i..pages]
+                    .iter()
+                    .take_while(|&&s| (s & 1 != 0) == resident)
+                    .count();
+                let (a, b) = span(at + i * page, at + (i + run) * page);
+                if resident {
+                    self.zero_buckets(a, b);
+                } else {
+                    self.give_back(a, b);
+                }
+                i += run;
+            }
+            at += len;
+        }
+    }
+
     /// Zeroes `start..end` by giving its whole pages back to the kernel (`MADV_DONTNEED`:
     /// they read as zero and are mapped again, zeroed, when the search next writes them) and
     /// writing zeros only at the unaligned edges. On this machine (a VM, 2 cores) writing
-    /// zeros over a resident 16 GiB table took 30 s; giving the pages back takes
-    /// milliseconds, and leaves the table as a fresh allocation would.
+    /// zeros over a fully resident 16 GiB table of 4 KiB pages took 30 s; giving the pages
+    /// back takes a fraction of that, and leaves the table as a fresh allocation would.
     #[cfg(target_os = "linux")]
-    fn clear_resident(&self, start: usize, end: usize) {
-        const PAGE: usize = 4096;
+    fn give_back(&self, start: usize, end: usize) {
+        let page = page_size();
         let size = std::mem::size_of::<Bucket>();
         let base = self.buckets as usize;
-        let lo = (base + start * size).next_multiple_of(PAGE);
-        let hi = (base + end * size) / PAGE * PAGE;
+        let lo = (base + start * size).next_multiple_of(page);
+        let hi = (base + end * size) / page * page;
         if hi > lo {
             // SAFETY: [lo, hi) is page-aligned and inside this array's own private anonymous
             // mapping; its pages read as zero afterwards, which is a valid (empty) Bucket.
@@ -179,6 +254,23 @@ impl BucketArray {
             }
         }
         self.zero_buckets(start, end);
+    }
+
+    /// How many of the 4 KiB pages of buckets `start..end` are resident (`None` when
+    /// `mincore` fails or the table is not a mapping): for tests.
+    #[cfg(all(test, target_os = "linux"))]
+    pub(super) fn resident_pages(&self, start: usize, end: usize) -> Option<usize> {
+        if !matches!(self.backing, Backing::Mapped(_)) || start >= end.min(self.count) {
+            return None;
+        }
+        let (page, size) = (page_size(), std::mem::size_of::<Bucket>());
+        let lo = (self.buckets as usize + start * size) / page * page;
+        let hi = self.buckets as usize + end.min(self.count) * size;
+        let mut status = vec![0u8; (hi - lo).div_ceil(page)];
+        // SAFETY: `lo` is page-aligned, `[lo, hi)` lies inside this array's mapping and
+        // `status` has one byte per page of it.
+        let r = unsafe { libc::mincore(lo as *mut libc::c_void, hi - lo, status.as_mut_ptr()) };
+        (r == 0).then(|| status.iter().filter(|&&s| s & 1 != 0).count())
     }
 
     fn zero_buckets(&self, start: usize, end: usize) {

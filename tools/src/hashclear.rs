@@ -35,6 +35,9 @@ pub struct HashclearArgs {
     /// Pause after the search's `bestmove`, so that its workers have parked
     #[arg(long, value_name = "MS", default_value_t = 3000)]
     settle: u64,
+    /// Set the engine's `LargePages` option to false (it defaults to true)
+    #[arg(long)]
+    no_large_pages: bool,
 }
 
 fn wait(e: &mut EngineProcess, what: &str, secs: u64) -> Result<Instant, String> {
@@ -52,6 +55,7 @@ pub fn run(args: HashclearArgs) -> Result<(), crate::Failure> {
         fill,
         runs,
         settle,
+        no_large_pages,
     } = args;
     let mut e = EngineProcess::spawn("engine", &engine, &[], None).map_err(|x| x.to_string())?;
     let pid = e.pid();
@@ -60,6 +64,7 @@ pub fn run(args: HashclearArgs) -> Result<(), crate::Failure> {
     wait(&mut e, "uciok", 10)?;
     for line in [
         format!("setoption name Threads value {threads}"),
+        format!("setoption name LargePages value {}", !no_large_pages),
         format!("setoption name Hash value {hash}"),
         "isready".to_string(),
     ] {
@@ -68,7 +73,8 @@ pub fn run(args: HashclearArgs) -> Result<(), crate::Failure> {
     let t = Instant::now();
     let ready = wait(&mut e, "readyok", 900)?;
     println!(
-        "hash {hash} MiB threads {threads}: allocated in {:.1} ms",
+        "hash {hash} MiB threads {threads} large pages {}: allocated in {:.1} ms",
+        !no_large_pages,
         (ready - t).as_secs_f64() * 1000.0
     );
     let t = Instant::now();
