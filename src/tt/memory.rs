@@ -221,13 +221,54 @@ impl BucketArray {
                     .count();
                 let (a, b) = span(at + i * page, at + (i + run) * page);
                 if resident {
-                    self.zero_buckets(a, b);
+                    self.zero_written(a, b, page / size);
                 } else {
                     self.give_back(a, b);
                 }
                 i += run;
             }
             at += len;
+        }
+    }
+
+    /// Zeroes the pages (`per_page` buckets each) of the resident `start..end` that hold
+    /// anything. A page the search only read is mapped to the kernel's shared zero page:
+    /// writing to it would make the kernel allocate (and, with large pages, compact memory
+    /// for) a page in the clear, so all-zero pages are only read. The scan of a written page
+    /// stops at its first non-zero bucket.
+    #[cfg(target_os = "linux")]
+    fn zero_written(&self, start: usize, end: usize, per_page: usize) {
+        let words = std::mem::size_of::<Bucket>() / 8;
+        let mut dirty_from = None;
+        let mut at = start;
+        while at < end {
+            let next = (at / per_page + 1) * per_page;
+            let page_end = next.min(end);
+            // SAFETY: the buckets `at..page_end` lie inside the array, a Bucket is plain
+            // 8-byte-aligned u64 words (atomics have the layout of their integers), and no
+            // other thread touches the table during a clear (the pool's contract), so plain
+            // reads race with nothing. Plain words let the compiler vectorise the scan.
+            let page = unsafe {
+                std::slice::from_raw_parts(
+                    self.buckets.add(at) as *const u64,
+                    (page_end - at) * words,
+                )
+            };
+            let written = page
+                .chunks(words * 8)
+                .any(|c| c.iter().fold(0, |acc, &w| acc | w) != 0);
+            match (written, dirty_from) {
+                (true, None) => dirty_from = Some(at),
+                (false, Some(from)) => {
+                    self.zero_buckets(from, at);
+                    dirty_from = None;
+                }
+                _ => {}
+            }
+            at = page_end;
+        }
+        if let Some(from) = dirty_from {
+            self.zero_buckets(from, end);
         }
     }
 
