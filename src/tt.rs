@@ -29,6 +29,17 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// Whether a stored `score` with this bound decides a search within (alpha, beta).
+    #[inline]
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        }
+    }
+
     fn bits(self) -> u64 {
         match self {
             Bound::None => 0,

@@ -123,12 +123,7 @@ impl Searcher {
             }
             if self.config.tt_cutoffs && !pv_node && !root && entry.depth >= depth {
                 let score = from_tt(entry.score, ply);
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                };
+                let cut = entry.bound.cuts(score, alpha, beta);
                 if cut {
                     // The stored result may rest on a horizon the table does not record.
                     self.horizon = true;

@@ -32,12 +32,7 @@ impl Searcher {
         if use_tt {
             if let Some(entry) = self.tt.probe(key) {
                 let score = from_tt(entry.score, ply);
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                };
+                let cut = entry.bound.cuts(score, alpha, beta);
                 if cut && !pv_node {
                     return score;
                 }
