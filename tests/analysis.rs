@@ -3,32 +3,10 @@
 
 use pao::board::{Move, Position};
 use pao::search::score::mate_in;
-use pao::search::{Iteration, Limits, SearchConfig, SearchResult, Searcher};
-use pao::tt::TranspositionTable;
-use std::sync::Arc;
+use pao::search::{Iteration, Limits, SearchConfig, SearchResult};
 
-/// Endgame and late-middlegame positions from the bench list (small trees).
-fn positions() -> Vec<&'static str> {
-    pao::bench::parse_fens(pao::bench::BENCH_FENS)
-        .into_iter()
-        .skip(35)
-        .take(10)
-        .collect()
-}
-
-/// PVS without pruning nor table cutoffs: every score is the exact depth-limited value, so a
-/// line's score does not depend on what was searched before it.
-fn exact_pvs() -> SearchConfig {
-    SearchConfig {
-        pvs: true,
-        aspiration: true,
-        killers: true,
-        history: true,
-        counter_move: true,
-        capture_ordering: true,
-        ..SearchConfig::PLAIN
-    }
-}
+mod common;
+use common::searching::{endgame_positions, searcher, unpruned_pvs};
 
 fn search(
     config: SearchConfig,
@@ -36,8 +14,7 @@ fn search(
     limits: &Limits,
     allowed: &[Move],
 ) -> (SearchResult, Option<Iteration>) {
-    let tt = Arc::new(TranspositionTable::new(8).expect("8 MiB table"));
-    let mut s = Searcher::new(tt, config);
+    let mut s = searcher(config);
     let pos = Position::from_fen(fen).expect("valid FEN");
     let mut last = None;
     let r = s.search(&pos, limits, allowed, &mut |it| last = Some(it.clone()));
@@ -47,7 +24,7 @@ fn search(
 #[test]
 fn multipv_lines_equal_searches_with_the_earlier_moves_banned() {
     let depth = 3;
-    for fen in positions() {
+    for fen in endgame_positions() {
         let legal: Vec<Move> = Position::from_fen(fen)
             .expect("FEN")
             .legal_moves()
@@ -57,7 +34,7 @@ fn multipv_lines_equal_searches_with_the_earlier_moves_banned() {
         for k in 1..=4usize {
             let mut limits = Limits::depth(depth);
             limits.multipv = k;
-            let (result, it) = search(exact_pvs(), fen, &limits, &[]);
+            let (result, it) = search(unpruned_pvs(), fen, &limits, &[]);
             let lines = it.expect("an iteration").lines;
             assert_eq!(lines.len(), k.min(legal.len()), "{fen} k {k}");
             assert_eq!(result.best_move, lines[0].pv.first().copied());
@@ -68,7 +45,7 @@ fn multipv_lines_equal_searches_with_the_earlier_moves_banned() {
                     .copied()
                     .filter(|m| !earlier.contains(m))
                     .collect();
-                let (banned, _) = search(exact_pvs(), fen, &Limits::depth(depth), &allowed);
+                let (banned, _) = search(unpruned_pvs(), fen, &Limits::depth(depth), &allowed);
                 assert_eq!(
                     (line.pv.first().copied(), line.score),
                     (banned.best_move, banned.score),
@@ -86,7 +63,7 @@ fn multipv_lines_equal_searches_with_the_earlier_moves_banned() {
 
 #[test]
 fn multipv_with_full_search_gives_distinct_ordered_lines_and_keeps_line_one() {
-    for fen in positions() {
+    for fen in endgame_positions() {
         let (single, _) = search(SearchConfig::FULL, fen, &Limits::depth(6), &[]);
         let mut limits = Limits::depth(6);
         limits.multipv = 3;

@@ -8,14 +8,8 @@ use pao::search::reference::{
 };
 use pao::search::score::INFINITE;
 
-/// Endgame and late-middlegame positions from the bench list (small trees at depth 4).
-fn positions() -> Vec<&'static str> {
-    pao::bench::parse_fens(pao::bench::BENCH_FENS)
-        .into_iter()
-        .skip(35)
-        .take(10)
-        .collect()
-}
+mod common;
+use common::searching::endgame_positions;
 
 #[test]
 fn tic_tac_toe_minimax_visits_every_game_prefix_and_draws() {
@@ -101,7 +95,7 @@ fn tic_tac_toe_values_of_every_position_after_two_moves() {
 
 #[test]
 fn sss_star_equals_minimax_on_xiangqi_and_values_no_more_leaves_than_alphabeta() {
-    for fen in positions() {
+    for fen in endgame_positions() {
         for depth in 1..=3 {
             let mut pos = Position::from_fen(fen).expect("valid FEN");
             let mm = minimax(&mut pos, depth, 0, &mut Counter::default());
@@ -121,7 +115,7 @@ fn sss_star_equals_minimax_on_xiangqi_and_values_no_more_leaves_than_alphabeta()
 #[test]
 fn sss_star_equals_alphabeta_on_xiangqi_at_depth_4() {
     // Alpha-beta equals minimax at depth 4 (tests/search.rs); minimax itself is slow here.
-    for fen in positions() {
+    for fen in endgame_positions() {
         let mut pos = Position::from_fen(fen).expect("valid FEN");
         let mut ab = Counter::default();
         let abv = alphabeta(&mut pos, 4, -INFINITE, INFINITE, 0, &mut ab);

@@ -7,19 +7,8 @@ use pao::search::{Driver, Limits, SearchConfig, Searcher};
 use pao::tt::TranspositionTable;
 use std::sync::Arc;
 
-/// Endgame and late-middlegame positions from the bench list (small trees at depth 4).
-fn positions() -> Vec<&'static str> {
-    pao::bench::parse_fens(pao::bench::BENCH_FENS)
-        .into_iter()
-        .skip(35)
-        .take(10)
-        .collect()
-}
-
-fn searcher(config: SearchConfig) -> Searcher {
-    let tt = Arc::new(TranspositionTable::new(8).expect("8 MiB table"));
-    Searcher::new(tt, config)
-}
+mod common;
+use common::searching::{endgame_positions, searcher, unpruned_pvs};
 
 /// The exact depth-limited value, by plain alpha-beta.
 fn exact(fen: &str, depth: u32) -> i32 {
@@ -43,7 +32,7 @@ fn search_value(config: SearchConfig, fen: &str, depth: u32) -> (i32, Option<Mov
 
 #[test]
 fn alphabeta_equals_minimax() {
-    for fen in positions() {
+    for fen in endgame_positions() {
         for depth in 1..=3 {
             let mut pos = Position::from_fen(fen).expect("valid FEN");
             let mm = minimax(&mut pos, depth, 0, &mut Counter::default());
@@ -62,7 +51,7 @@ fn alphabeta_equals_minimax() {
 
 #[test]
 fn alphabeta_equals_minimax_depth_4() {
-    for fen in positions() {
+    for fen in endgame_positions() {
         let mut pos = Position::from_fen(fen).expect("valid FEN");
         let mm = minimax(&mut pos, 4, 0, &mut Counter::default());
         let ab = alphabeta(&mut pos, 4, -INFINITE, INFINITE, 0, &mut Counter::default());
@@ -70,23 +59,9 @@ fn alphabeta_equals_minimax_depth_4() {
     }
 }
 
-/// PVS with ordering heuristics and aspiration, but no TT cutoffs, pruning, reductions,
-/// extensions or quiescence: the value must be exactly alpha-beta's.
-fn unpruned_pvs() -> SearchConfig {
-    SearchConfig {
-        pvs: true,
-        aspiration: true,
-        killers: true,
-        history: true,
-        counter_move: true,
-        capture_ordering: true,
-        ..SearchConfig::PLAIN
-    }
-}
-
 #[test]
 fn pvs_without_pruning_equals_alphabeta() {
-    for fen in positions() {
+    for fen in endgame_positions() {
         for depth in 1..=4 {
             let ab = exact(fen, depth);
             let (pvs, _) = search_value(unpruned_pvs(), fen, depth);
@@ -97,7 +72,7 @@ fn pvs_without_pruning_equals_alphabeta() {
 
 #[test]
 fn plain_driver_equals_alphabeta() {
-    for fen in positions() {
+    for fen in endgame_positions() {
         let mut pos = Position::from_fen(fen).expect("valid FEN");
         let ab = alphabeta(&mut pos, 3, -INFINITE, INFINITE, 0, &mut Counter::default());
         let (plain, _) = search_value(SearchConfig::PLAIN, fen, 3);
@@ -113,7 +88,7 @@ fn mtdf_equals_alphabeta() {
         tt_move: true,
         ..unpruned_pvs()
     };
-    for fen in positions() {
+    for fen in endgame_positions() {
         for depth in 1..=4 {
             let ab = exact(fen, depth);
             let (mtdf, _) = search_value(config, fen, depth);

@@ -4,24 +4,10 @@
 use pao::board::{Move, Position, RankBase};
 use pao::search::reference::{alphabeta, Counter};
 use pao::search::score::{mate_in, INFINITE};
-use pao::search::{Driver, Limits, SearchConfig, Searcher};
-use pao::tt::TranspositionTable;
-use std::sync::Arc;
+use pao::search::{Driver, Limits, SearchConfig};
 
-fn positions() -> Vec<&'static str> {
-    pao::bench::parse_fens(pao::bench::BENCH_FENS)
-        .into_iter()
-        .skip(35)
-        .take(10)
-        .collect()
-}
-
-fn searcher(config: SearchConfig) -> Searcher {
-    Searcher::new(
-        Arc::new(TranspositionTable::new(8).expect("8 MiB table")),
-        config,
-    )
-}
+mod common;
+use common::searching::{endgame_positions, searcher};
 
 fn mv(text: &str) -> Move {
     pao::board::parse_move(text, RankBase::Zero).expect("move")
@@ -40,7 +26,7 @@ fn sssstar_driver_equals_alphabeta() {
         capture_ordering: true,
         ..SearchConfig::PLAIN
     };
-    for fen in positions() {
+    for fen in endgame_positions() {
         for depth in 1..=4 {
             let mut pos = Position::from_fen(fen).expect("valid FEN");
             let ab = alphabeta(

@@ -1,6 +1,8 @@
 //! Drives the real `pao` binary line by line, as a GUI would.
 #![allow(dead_code)]
 
+pub mod searching;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
