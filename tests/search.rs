@@ -8,20 +8,7 @@ use pao::tt::TranspositionTable;
 use std::sync::Arc;
 
 mod common;
-use common::searching::{endgame_positions, searcher, unpruned_pvs};
-
-/// The exact depth-limited value, by plain alpha-beta.
-fn exact(fen: &str, depth: u32) -> i32 {
-    let mut pos = Position::from_fen(fen).expect("valid FEN");
-    alphabeta(
-        &mut pos,
-        depth,
-        -INFINITE,
-        INFINITE,
-        0,
-        &mut Counter::default(),
-    )
-}
+use common::searching::{endgame_positions, exact, searcher, unpruned_pvs};
 
 fn search_value(config: SearchConfig, fen: &str, depth: u32) -> (i32, Option<Move>) {
     let pos = Position::from_fen(fen).expect("valid FEN");

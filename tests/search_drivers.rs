@@ -2,12 +2,11 @@
 //! forced mate best and always answers with a legal move within a node budget.
 
 use pao::board::{Move, Position, RankBase};
-use pao::search::reference::{alphabeta, Counter};
-use pao::search::score::{mate_in, INFINITE};
+use pao::search::score::mate_in;
 use pao::search::{Driver, Limits, SearchConfig};
 
 mod common;
-use common::searching::{endgame_positions, searcher};
+use common::searching::{endgame_positions, exact, searcher};
 
 fn mv(text: &str) -> Move {
     pao::board::parse_move(text, RankBase::Zero).expect("move")
@@ -28,15 +27,8 @@ fn sssstar_driver_equals_alphabeta() {
     };
     for fen in endgame_positions() {
         for depth in 1..=4 {
-            let mut pos = Position::from_fen(fen).expect("valid FEN");
-            let ab = alphabeta(
-                &mut pos,
-                depth,
-                -INFINITE,
-                INFINITE,
-                0,
-                &mut Counter::default(),
-            );
+            let pos = Position::from_fen(fen).expect("valid FEN");
+            let ab = exact(fen, depth);
             let r = searcher(config).search(&pos, &Limits::depth(depth), &[], &mut |_| {});
             assert_eq!(r.score, ab, "{fen} depth {depth}");
         }

@@ -1,5 +1,8 @@
 //! Searcher setup shared by the search tests.
 
+use pao::board::Position;
+use pao::search::reference::{alphabeta, Counter};
+use pao::search::score::INFINITE;
 use pao::search::{SearchConfig, Searcher};
 use pao::tt::TranspositionTable;
 use std::sync::Arc;
@@ -31,4 +34,17 @@ pub fn unpruned_pvs() -> SearchConfig {
         capture_ordering: true,
         ..SearchConfig::PLAIN
     }
+}
+
+/// The exact depth-limited value of `fen`, by plain alpha-beta.
+pub fn exact(fen: &str, depth: u32) -> i32 {
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    alphabeta(
+        &mut pos,
+        depth,
+        -INFINITE,
+        INFINITE,
+        0,
+        &mut Counter::default(),
+    )
 }
