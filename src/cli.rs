@@ -71,6 +71,12 @@ struct BenchArgs {
     /// Only the first N positions
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
     positions: Option<u32>,
+    /// Evaluate with this net file (default: the default evaluation)
+    #[arg(long, value_name = "FILE", conflicts_with = "hce")]
+    evalfile: Option<String>,
+    /// Evaluate with the hand-written evaluation
+    #[arg(long)]
+    hce: bool,
 }
 
 /// Runs the command line; returns the process exit status.
@@ -209,6 +215,13 @@ fn bench_command(args: BenchArgs) -> Result<(), CliError> {
     options.stagger = !args.no_stagger;
     options.pin = !args.no_pin;
     options.large_pages = !args.no_large_pages;
+    if let Some(path) = &args.evalfile {
+        let net = pao::eval::nnue::Network::load(path).map_err(|e| CliError::Usage(e.0))?;
+        options.network = Some(std::sync::Arc::new(net));
+    }
+    if args.hce {
+        options.network = None;
+    }
     let fens_text = match &args.fens {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| CliError::Usage(format!("cannot read '{path}': {e}")))?,

@@ -93,6 +93,8 @@ fn bad_arguments_give_one_error_and_status_two() {
         vec!["frobnicate"],
         vec!["perft", "--epd", "x.epd", "--divide"],
         vec!["bench", "--ablation", "--positions", "x"],
+        vec!["bench", "--evalfile", "/nonexistent/net.nnue"],
+        vec!["bench", "--evalfile", "x.nnue", "--hce"],
     ] {
         let (code, out, err) = pao(&args);
         assert_eq!(code, 2, "{args:?}");

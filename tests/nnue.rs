@@ -58,6 +58,12 @@ fn walk(fen: &str, steps: &[(usize, u8)], path: Path) -> Result<(), TestCaseErro
             pos.to_fen()
         );
         prop_assert_eq!(
+            stack.current_psqt(),
+            fresh.current_psqt(),
+            "PSQT sums in {}",
+            pos.to_fen()
+        );
+        prop_assert_eq!(
             stack.evaluate(pos.side_to_move()),
             fresh.evaluate(pos.side_to_move())
         );

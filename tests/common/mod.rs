@@ -240,6 +240,10 @@ pub fn random_net(
         ft_bias: (0..hidden).map(|_| next(100)).collect(),
         out_weights: (0..2 * hidden).map(|_| next(127)).collect(),
         out_bias: next(3000) as i32 * 10,
+        // PSQT weights up to about 300 cp (units 1/(QA*QB) of 400 cp).
+        psqt: (0..pao::eval::nnue::features::INPUTS)
+            .map(|_| next(1200) as i32 * 10)
+            .collect(),
         provenance: "random test net".into(),
     }
 }

@@ -26,6 +26,8 @@ pub struct AccumulatorStack {
     hidden: usize,
     /// `levels x 2 x hidden`: red's perspective then black's.
     values: Vec<i16>,
+    /// `levels x 2`: the PSQT sums, red's perspective then black's.
+    psqt: Vec<i32>,
     changes: Vec<Change>,
     computed: Vec<bool>,
     top: usize,
@@ -45,6 +47,7 @@ impl AccumulatorStack {
             path,
             hidden,
             values: vec![0; levels * 2 * hidden],
+            psqt: vec![0; levels * 2],
             changes: vec![Change::default(); levels],
             computed: vec![false; levels],
             top: 0,
@@ -64,14 +67,17 @@ impl AccumulatorStack {
         for (p, perspective) in Color::BOTH.into_iter().enumerate() {
             let acc = &mut values[p * h..(p + 1) * h];
             acc.copy_from_slice(&net.ft_bias);
+            let mut psqt = 0i32;
             for sq in Square::all() {
                 if let Some(piece) = pos.piece_at(sq) {
                     let f = index(perspective, piece, sq);
                     for (a, w) in acc.iter_mut().zip(&net.ft_weights[f * h..(f + 1) * h]) {
                         *a = a.wrapping_add(*w);
                     }
+                    psqt = psqt.wrapping_add(net.psqt[f]);
                 }
             }
+            self.psqt[p] = psqt;
         }
         self.computed[0] = true;
     }
@@ -125,6 +131,14 @@ impl AccumulatorStack {
                     let f = index(perspective, piece, sq);
                     &self.net.ft_weights[f * h..(f + 1) * h]
                 };
+                let mut psqt = self.psqt[(level - 1) * 2 + p];
+                if let Some((piece, sq)) = change.added {
+                    psqt = psqt.wrapping_add(self.net.psqt[index(perspective, piece, sq)]);
+                }
+                for (piece, sq) in change.removed.into_iter().flatten() {
+                    psqt = psqt.wrapping_sub(self.net.psqt[index(perspective, piece, sq)]);
+                }
+                self.psqt[level * 2 + p] = psqt;
                 match change.added {
                     None => out.copy_from_slice(prev),
                     Some(added) => {
@@ -150,27 +164,37 @@ impl AccumulatorStack {
         level.split_at(h)
     }
 
+    /// The PSQT sums of the current level: (red's, black's).
+    pub fn current_psqt(&mut self) -> (i32, i32) {
+        self.compute_top();
+        (self.psqt[self.top * 2], self.psqt[self.top * 2 + 1])
+    }
+
     /// The network's evaluation of the current level for `side` to move, in centipawns.
     pub fn evaluate(&mut self, side: Color) -> i32 {
-        let (path, net) = (self.path, self.net.clone());
-        let (red, black) = self.current();
-        let (us, them) = match side {
-            Color::Red => (red, black),
-            Color::Black => (black, red),
+        self.compute_top();
+        let h = self.hidden;
+        let level = &self.values[self.top * 2 * h..(self.top + 1) * 2 * h];
+        let (red, black) = level.split_at(h);
+        let (red_psqt, black_psqt) = (self.psqt[self.top * 2], self.psqt[self.top * 2 + 1]);
+        let (us, them, psqt) = match side {
+            Color::Red => (red, black, red_psqt as i64 - black_psqt as i64),
+            Color::Black => (black, red, black_psqt as i64 - red_psqt as i64),
         };
-        output(&net, path, us, them)
+        output(&self.net, self.path, us, them, psqt)
     }
 }
 
-/// The output layer on a pair of accumulators (the side to move's first).
-pub fn output(net: &Network, path: Path, us: &[i16], them: &[i16]) -> i32 {
+/// The output layer on a pair of accumulators (the side to move's first) and the difference
+/// of the PSQT sums (the side to move's minus the other's).
+pub fn output(net: &Network, path: Path, us: &[i16], them: &[i16], psqt: i64) -> i32 {
     let squared = net.activation == Activation::SquaredClippedRelu;
     let qa = net.qa as i16;
     let mut sum = simd::output_sum(path, squared, us, them, &net.out_weights, qa);
     if squared {
         sum /= net.qa;
     }
-    let raw = sum as i64 + net.out_bias as i64;
+    let raw = sum as i64 + psqt / 2 + net.out_bias as i64;
     (raw * net.scale as i64 / (net.qa as i64 * net.qb as i64)) as i32
 }
 

@@ -5,8 +5,9 @@ use super::features::INPUTS;
 
 /// The file's first 8 bytes.
 pub const MAGIC: &[u8; 8] = b"PAONNUE1";
-/// Format version.
-pub const VERSION: u32 = 1;
+/// Format version written: 2 adds the piece-square (PSQT) path. Version 1 files (no PSQT
+/// path) are still read, with that path zero.
+pub const VERSION: u32 = 2;
 /// Fixed part of the header, before the provenance text.
 pub const HEADER_SIZE: usize = 48;
 /// Largest hidden layer a file may declare (per perspective).
@@ -25,12 +26,16 @@ pub enum Activation {
     SquaredClippedRelu = 1,
 }
 
-/// A quantised network: features -> H per perspective -> 1 output.
+/// A quantised network: features -> H per perspective -> 1 output, plus a linear
+/// piece-square path straight from the features to the output.
 ///
 /// The accumulator of a perspective is `ft_bias + sum of ft_weights rows of its features`,
 /// in units of 1/QA. The output is `(sum_j act(us_j) * out_w[j] + act(them_j) * out_w[H + j])`
 /// (divided by QA for the squared activation), plus `out_bias` (units 1/(QA*QB)), times
-/// `scale / (QA * QB)`: centipawns from the side to move's point of view.
+/// `scale / (QA * QB)`: centipawns from the side to move's point of view. The PSQT path adds
+/// `(psqt_us - psqt_them) / 2` to the sum before the bias, where `psqt_p` sums the `psqt`
+/// weights (units 1/(QA*QB)) of perspective p's features: material and placement reach the
+/// output linearly, and the hidden layer only learns what they miss.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Network {
     /// Hidden neurons per perspective.
@@ -51,6 +56,8 @@ pub struct Network {
     pub out_weights: Vec<i16>,
     /// Output bias in units of 1/(QA*QB).
     pub out_bias: i32,
+    /// `INPUTS` piece-square weights in units of 1/(QA*QB) (all zero in a version 1 file).
+    pub psqt: Vec<i32>,
     /// Free text: how the net was made (commit, command, data, seed).
     pub provenance: String,
 }
@@ -100,17 +107,24 @@ impl<'a> Reader<'a> {
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect())
     }
+    fn i32s(&mut self, n: usize) -> Result<Vec<i32>, NetError> {
+        let b = self.take(n * 4)?;
+        Ok(b.chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
 }
 
 impl Network {
-    /// Size of the weights in bytes for a hidden layer of `hidden`.
-    pub fn body_size(hidden: usize) -> usize {
-        2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+    /// Size of the weights in bytes for a hidden layer of `hidden` in format `version`.
+    pub fn body_size(hidden: usize, version: u32) -> usize {
+        let psqt = if version >= 2 { 4 * INPUTS } else { 0 };
+        2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + psqt
     }
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(Self::body_size(self.hidden));
+        let mut body = Vec::with_capacity(Self::body_size(self.hidden, VERSION));
         for w in self
             .ft_weights
             .iter()
@@ -120,6 +134,9 @@ impl Network {
             body.extend_from_slice(&w.to_le_bytes());
         }
         body.extend_from_slice(&self.out_bias.to_le_bytes());
+        for w in &self.psqt {
+            body.extend_from_slice(&w.to_le_bytes());
+        }
         let provenance = self.provenance.as_bytes();
         let provenance = &provenance[..provenance.len().min(MAX_PROVENANCE)];
         let mut out = Vec::with_capacity(HEADER_SIZE + provenance.len() + body.len());
@@ -150,9 +167,9 @@ impl Network {
             return Err(NetError("not a Pao net file (bad magic)".into()));
         }
         let version = r.u32()?;
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetError(format!(
-                "net file version {version} is not supported (this build reads version {VERSION})"
+                "net file version {version} is not supported (this build reads versions 1 to {VERSION})"
             )));
         }
         let inputs = r.u32()? as usize;
@@ -188,11 +205,11 @@ impl Network {
         let checksum = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
         let provenance = String::from_utf8_lossy(r.take(provenance_len)?).into_owned();
         let body_start = r.at;
-        if bytes.len() != body_start + Self::body_size(hidden) {
+        let expected = body_start + Self::body_size(hidden, version);
+        if bytes.len() != expected {
             return Err(NetError(format!(
-                "net file is {} bytes, its header says {}",
+                "net file is {} bytes, its header says {expected}",
                 bytes.len(),
-                body_start + Self::body_size(hidden)
             )));
         }
         if fnv1a(&bytes[body_start..]) != checksum {
@@ -202,6 +219,11 @@ impl Network {
         let ft_bias = r.i16s(hidden)?;
         let out_weights = r.i16s(2 * hidden)?;
         let out_bias = r.i32()?;
+        let psqt = if version >= 2 {
+            r.i32s(INPUTS)?
+        } else {
+            vec![0; INPUTS]
+        };
         Ok(Network {
             hidden,
             activation,
@@ -212,6 +234,7 @@ impl Network {
             ft_bias,
             out_weights,
             out_bias,
+            psqt,
             provenance,
         })
     }
@@ -239,6 +262,9 @@ mod tests {
             ft_bias: (0..hidden).map(|i| i as i16).collect(),
             out_weights: (0..2 * hidden).map(|i| (i % 7) as i16 - 3).collect(),
             out_bias: -5,
+            psqt: (0..INPUTS)
+                .map(|i| (i % 1001) as i32 * 37 - 18_000)
+                .collect(),
             provenance: "test net".into(),
         }
     }
@@ -275,13 +301,40 @@ mod tests {
         version[8] = 7;
         assert_eq!(
             err(&version).as_deref(),
-            Some("net file version 7 is not supported (this build reads version 1)")
+            Some("net file version 7 is not supported (this build reads versions 1 to 2)")
         );
         let mut magic = bytes;
         magic[0] = b'X';
         assert_eq!(
             err(&magic).as_deref(),
             Some("not a Pao net file (bad magic)")
+        );
+    }
+
+    /// A version 1 file (no PSQT block) still loads, with the PSQT path zero.
+    #[test]
+    fn version_1_files_load_without_the_psqt_path() {
+        let net = small_net();
+        let mut bytes = net.to_bytes();
+        bytes.truncate(bytes.len() - 4 * INPUTS);
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        let body_start = HEADER_SIZE + net.provenance.len();
+        let checksum = fnv1a(&bytes[body_start..]);
+        bytes[40..48].copy_from_slice(&checksum.to_le_bytes());
+        let expected = Network {
+            psqt: vec![0; INPUTS],
+            ..net.clone()
+        };
+        assert_eq!(Network::from_bytes(&bytes), Ok(expected));
+        // The same bytes declared as version 2 lack the PSQT block.
+        bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&bytes).err().map(|e| e.0),
+            Some(format!(
+                "net file is {} bytes, its header says {}",
+                bytes.len(),
+                bytes.len() + 4 * INPUTS
+            ))
         );
     }
 }

@@ -49,6 +49,8 @@ pub struct Options {
     pub k: Option<f32>,
     /// Train on left-right mirrored positions half of the time.
     pub mirror: bool,
+    /// Train the linear piece-square (PSQT) path; off, it stays zero (for comparison).
+    pub psqt: bool,
     /// Only fit K on the data, print it and stop.
     pub fit_k_only: bool,
 }
@@ -76,6 +78,7 @@ pub fn usage() -> String {
      \x20 --checkpoint-dir DIR  checkpoint after each epoch (default OUT.checkpoints)\n\
      \x20 --resume FILE         continue from a checkpoint (same data, seed, batch, hidden)\n\
      \x20 --no-mirror           no left-right mirroring augmentation\n\
+     \x20 --no-psqt             keep the linear piece-square path at zero (the version 1 net)\n\
      \x20 --fit-k               only fit K on the data (after the validation cut), print it\n"
         .to_string()
 }
@@ -128,14 +131,16 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         resume: None,
         k: None,
         mirror: true,
+        psqt: true,
         fit_k_only: false,
     };
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
         i += 1;
-        if flag == "--no-mirror" || flag == "--fit-k" {
+        if matches!(flag, "--no-mirror" | "--no-psqt" | "--fit-k") {
             o.mirror &= flag != "--no-mirror";
+            o.psqt &= flag != "--no-psqt";
             o.fit_k_only |= flag == "--fit-k";
             continue;
         }
@@ -232,11 +237,15 @@ mod tests {
     #[test]
     fn flags_and_errors() {
         let o = parse(&args(
-            "--data a.bin b.bin --epochs 3 --hidden 32 --schedule step:2:0.3 --no-mirror",
+            "--data a.bin b.bin --epochs 3 --hidden 32 --schedule step:2:0.3 --no-mirror --no-psqt",
         ))
         .expect("valid");
         assert_eq!(o.data, vec!["a.bin", "b.bin"]);
-        assert_eq!((o.epochs, o.hidden, o.mirror), (3, 32, false));
+        assert_eq!(
+            (o.epochs, o.hidden, o.mirror, o.psqt),
+            (3, 32, false, false)
+        );
+        assert!(parse(&args("--data a.bin")).expect("valid").psqt);
         assert_eq!(
             o.schedule,
             Schedule::Step {

@@ -12,7 +12,8 @@ use pao::eval::nnue::file::fnv1a;
 use pao::eval::nnue::Activation;
 
 const MAGIC: &[u8; 8] = b"PAOTRCK1";
-const VERSION: u32 = 1;
+/// Version 2: the parameters end with the PSQT weights.
+const VERSION: u32 = 2;
 const HEADER: usize = 76;
 
 /// A training run's full state after an epoch.

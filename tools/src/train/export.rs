@@ -30,6 +30,10 @@ pub fn quantise(net: &FloatNet, provenance: String) -> Network {
         ft_bias: quantise_all(&p[l.ft_bias..l.out_weights], QA as f32),
         out_weights: quantise_all(&p[l.out_weights..l.out_bias], QB as f32),
         out_bias: (p[l.out_bias] * (QA * QB) as f32).round() as i32,
+        psqt: p[l.psqt..]
+            .iter()
+            .map(|&w| (w * (QA * QB) as f32).round() as i32)
+            .collect(),
         provenance,
     }
 }
@@ -57,6 +61,13 @@ pub fn quantised_eval(net: &Network, us: &[u16], them: &[u16]) -> i64 {
     if net.activation == Activation::SquaredClippedRelu {
         sum /= net.qa as i64;
     }
+    let psqt = |features: &[u16]| {
+        features
+            .iter()
+            .map(|&f| net.psqt[f as usize] as i64)
+            .sum::<i64>()
+    };
+    sum += (psqt(us) - psqt(them)) / 2;
     (sum + net.out_bias as i64) * net.scale as i64 / (net.qa as i64 * net.qb as i64)
 }
 

@@ -148,6 +148,9 @@ pub fn train(
                 k,
             );
             let loss = train_step(&state.net, &batch, &mut ws, k);
+            if !o.psqt {
+                ws.grad[layout.psqt..].iter_mut().for_each(|g| *g = 0.0);
+            }
             state
                 .adam
                 .step(&mut state.net.params, &ws.grad, lr, o.weight_decay, decays);
