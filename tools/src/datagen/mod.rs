@@ -72,6 +72,9 @@ pub struct RunArgs {
     /// Table size per thread in MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// Evaluate with this net file (a later generation); default: the hand-written evaluation.
+    #[arg(long)]
+    evalfile: Option<String>,
     /// Seconds between progress lines when stderr is not a terminal.
     #[arg(long, default_value_t = 30)]
     report_every: u64,
@@ -113,6 +116,12 @@ fn generate(args: &RunArgs) -> Result<(), String> {
         openings,
         max_plies: args.max_plies,
         config: SearchConfig::FULL,
+        network: match &args.evalfile {
+            Some(path) => Some(Arc::new(
+                pao::eval::nnue::Network::load(path).map_err(|e| e.0)?,
+            )),
+            None => None,
+        },
     };
     let writer = OrderedWriter::open(out)?;
     let first_game = writer.games();

@@ -36,6 +36,8 @@ pub struct PlaySettings {
     pub max_plies: u32,
     /// The search configuration (evaluation and enhancements).
     pub config: SearchConfig,
+    /// The network to evaluate with (`None`: the hand-written evaluation).
+    pub network: Option<Arc<pao::eval::nnue::Network>>,
 }
 
 /// What a game produced.
@@ -57,8 +59,10 @@ impl Player {
     /// A player with a table of `hash_mib`.
     pub fn new(settings: PlaySettings, hash_mib: usize) -> Result<Player, String> {
         let tt = Arc::new(TranspositionTable::new(hash_mib).map_err(|e| e.0)?);
+        let mut searcher = Searcher::new(tt.clone(), settings.config);
+        searcher.set_network(settings.network.clone());
         Ok(Player {
-            searcher: Searcher::new(tt.clone(), settings.config),
+            searcher,
             tt,
             settings,
         })
@@ -187,7 +191,39 @@ mod tests {
             openings: Vec::new(),
             max_plies: 60,
             config: SearchConfig::FULL,
+            network: None,
         }
+    }
+
+    /// (side-to-move FEN, score) of every record of game `index` of seed 42.
+    fn scored(player: &mut Player, index: u64) -> Vec<(String, i16)> {
+        let g = player.play(42, index).expect("game");
+        g.records
+            .iter()
+            .map(|r| (Record::decode(&r.encode()).expect("decodes").fen(), r.score))
+            .collect()
+    }
+
+    #[test]
+    fn a_network_plays_the_games_when_given() {
+        use crate::train::{export, network::FloatNet};
+        let float = FloatNet::new(16, pao::eval::nnue::Activation::SquaredClippedRelu, 5);
+        let net = Arc::new(export::quantise(&float, "test".into()));
+        let with_net = PlaySettings {
+            network: Some(net),
+            ..settings()
+        };
+        let mut a = Player::new(with_net.clone(), 1).expect("table");
+        let mut b = Player::new(with_net, 1).expect("table");
+        let mut hce = Player::new(settings(), 1).expect("table");
+        let game = scored(&mut a, 0);
+        assert!(!game.is_empty());
+        assert_eq!(game, scored(&mut b, 0), "reproducible with the net");
+        assert_ne!(
+            game,
+            scored(&mut hce, 0),
+            "the net, not the hand-written evaluation"
+        );
     }
 
     #[test]
