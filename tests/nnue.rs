@@ -134,3 +134,60 @@ fn a_search_with_a_network_is_reproducible_and_legal() {
     };
     assert_eq!(run(), run());
 }
+
+/// The evaluation as docs/net-format.md writes it, computed plainly from the features.
+fn documented_eval(net: &pao::eval::nnue::Network, pos: &Position) -> i64 {
+    use pao::board::Square;
+    use pao::eval::nnue::features::index;
+    let h = net.hidden;
+    let side = pos.side_to_move();
+    let mut sum = 0i64;
+    let mut psqt = 0i64;
+    for (p, perspective) in [side, side.flip()].into_iter().enumerate() {
+        let mut acc: Vec<i64> = net.ft_bias.iter().map(|&b| b as i64).collect();
+        for sq in Square::all() {
+            if let Some(piece) = pos.piece_at(sq) {
+                let f = index(perspective, piece, sq);
+                for (a, &w) in acc.iter_mut().zip(&net.ft_weights[f * h..(f + 1) * h]) {
+                    *a += w as i64;
+                }
+                let w = net.psqt[f] as i64;
+                psqt += if p == 0 { w } else { -w };
+            }
+        }
+        for (a, &w) in acc.iter().zip(&net.out_weights[p * h..(p + 1) * h]) {
+            let (v, w) = ((*a).clamp(0, net.qa as i64), w as i64);
+            sum += match net.activation {
+                Activation::SquaredClippedRelu => v * v * w,
+                Activation::ClippedRelu => v * w,
+            };
+        }
+    }
+    if net.activation == Activation::SquaredClippedRelu {
+        sum /= net.qa as i64;
+    }
+    (sum + psqt / 2 + net.out_bias as i64) * net.scale as i64 / (net.qa as i64 * net.qb as i64)
+}
+
+#[test]
+fn inference_equals_the_documented_formula_for_any_quantisation() {
+    for (qa, qb, scale) in [(255, 64, 400), (127, 32, 300)] {
+        for activation in [Activation::SquaredClippedRelu, Activation::ClippedRelu] {
+            let mut net = random_net(32, activation, 5);
+            (net.qa, net.qb, net.scale) = (qa, qb, scale);
+            let net = Arc::new(net);
+            for fen in start_fens() {
+                let pos = Position::from_fen(fen).expect("bench FEN");
+                for path in [Path::Portable, simd::best_path()] {
+                    let mut stack = AccumulatorStack::with_path(net.clone(), 1, path);
+                    stack.refresh(&pos);
+                    assert_eq!(
+                        stack.evaluate(pos.side_to_move()) as i64,
+                        documented_eval(&net, &pos),
+                        "{fen} QA {qa} QB {qb} scale {scale} {activation:?} {path:?}"
+                    );
+                }
+            }
+        }
+    }
+}

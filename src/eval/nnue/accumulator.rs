@@ -127,30 +127,33 @@ impl AccumulatorStack {
             for (p, perspective) in Color::BOTH.into_iter().enumerate() {
                 let out = &mut above[p * h..(p + 1) * h];
                 let prev = &prev_level[p * h..(p + 1) * h];
-                let row = |(piece, sq): (Piece, Square)| {
-                    let f = index(perspective, piece, sq);
-                    &self.net.ft_weights[f * h..(f + 1) * h]
-                };
                 let mut psqt = self.psqt[(level - 1) * 2 + p];
-                if let Some((piece, sq)) = change.added {
-                    psqt = psqt.wrapping_add(self.net.psqt[index(perspective, piece, sq)]);
-                }
+                let Some((piece, sq)) = change.added else {
+                    // A null move: nothing changes.
+                    out.copy_from_slice(prev);
+                    self.psqt[level * 2 + p] = psqt;
+                    continue;
+                };
+                let (net, psqt_w) = (&self.net.ft_weights, &self.net.psqt);
+                let added = index(perspective, piece, sq);
+                psqt = psqt.wrapping_add(psqt_w[added]);
+                let mut subs = [prev; 2];
+                let mut n = 0;
                 for (piece, sq) in change.removed.into_iter().flatten() {
-                    psqt = psqt.wrapping_sub(self.net.psqt[index(perspective, piece, sq)]);
+                    let f = index(perspective, piece, sq);
+                    psqt = psqt.wrapping_sub(psqt_w[f]);
+                    subs[n] = &net[f * h..(f + 1) * h];
+                    n += 1;
                 }
                 self.psqt[level * 2 + p] = psqt;
-                match change.added {
-                    None => out.copy_from_slice(prev),
-                    Some(added) => {
-                        let mut subs = [prev; 2];
-                        let mut n = 0;
-                        for r in change.removed.into_iter().flatten() {
-                            subs[n] = row(r);
-                            n += 1;
-                        }
-                        simd::update(self.path, out, prev, row(added), subs, n);
-                    }
-                }
+                simd::update(
+                    self.path,
+                    out,
+                    prev,
+                    &net[added * h..(added + 1) * h],
+                    subs,
+                    n,
+                );
             }
             self.computed[level] = true;
         }
@@ -190,10 +193,15 @@ impl AccumulatorStack {
 pub fn output(net: &Network, path: Path, us: &[i16], them: &[i16], psqt: i64) -> i32 {
     let squared = net.activation == Activation::SquaredClippedRelu;
     let qa = net.qa as i16;
-    let mut sum = simd::output_sum(path, squared, us, them, &net.out_weights, qa);
-    if squared {
-        sum /= net.qa;
+    let sum = simd::output_sum(path, squared, us, them, &net.out_weights, qa);
+    // The trainer's quantisation, with constant divisors (a multiply and a shift instead of
+    // two hardware divisions); any other is computed the same way with runtime divisors.
+    if (net.qa, net.qb, net.scale) == (255, 64, 400) {
+        let sum = if squared { sum / 255 } else { sum };
+        let raw = sum as i64 + psqt / 2 + net.out_bias as i64;
+        return (raw * 400 / (255 * 64)) as i32;
     }
+    let sum = if squared { sum / net.qa } else { sum };
     let raw = sum as i64 + psqt / 2 + net.out_bias as i64;
     (raw * net.scale as i64 / (net.qa as i64 * net.qb as i64)) as i32
 }

@@ -10,12 +10,23 @@ use crate::board::{Color, Piece, PieceKind, Square, FILES, RANKS, SQUARES};
 /// Number of input features per perspective: 2 colours x 7 kinds x 90 squares.
 pub const INPUTS: usize = 2 * PieceKind::ALL.len() * SQUARES;
 
+/// Black's view of each square: the rank flipped, the file kept.
+const FLIPPED: [u8; SQUARES] = {
+    let mut t = [0u8; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        t[i] = ((RANKS - 1 - i / FILES) * FILES + i % FILES) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// The square as `perspective` sees it: ranks flipped for black.
 #[inline(always)]
 pub fn oriented(perspective: Color, sq: Square) -> usize {
     match perspective {
         Color::Red => sq.index(),
-        Color::Black => (RANKS - 1 - sq.rank()) * FILES + sq.file(),
+        Color::Black => FLIPPED[sq.index()] as usize,
     }
 }
 

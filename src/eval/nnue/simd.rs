@@ -5,60 +5,97 @@
 
 use std::sync::OnceLock;
 
+/// Lanes per block: hidden sizes are multiples of 16, so the loops below run on whole blocks
+/// of fixed length, which the compiler turns into straight SIMD code at any H (a plain loop
+/// over the slice stayed scalar up to 32 lanes, the sizes that matter most).
+const LANES: usize = 16;
+
+/// One block of LANES lanes, when both slices are whole blocks.
+#[inline(always)]
+fn block(s: &[i16]) -> Option<&[i16; LANES]> {
+    s.try_into().ok()
+}
+
 #[inline(always)]
 fn update_body(out: &mut [i16], prev: &[i16], add: &[i16], subs: [&[i16]; 2], n_subs: usize) {
     let n = out.len();
     let (prev, add) = (&prev[..n], &add[..n]);
-    match n_subs {
-        0 => {
-            for j in 0..n {
-                out[j] = prev[j].wrapping_add(add[j]);
+    let (s0, s1) = (&subs[0][..n], &subs[1][..n]);
+    let zero = [0i16; LANES];
+    let blocks = out
+        .chunks_mut(LANES)
+        .zip(prev.chunks(LANES))
+        .zip(add.chunks(LANES))
+        .zip(s0.chunks(LANES).zip(s1.chunks(LANES)));
+    for (((o, p), a), (x, y)) in blocks {
+        if let (Some(p), Some(a), Some(x), Some(y)) = (block(p), block(a), block(x), block(y)) {
+            if o.len() == LANES {
+                let x = if n_subs > 0 { x } else { &zero };
+                let y = if n_subs > 1 { y } else { &zero };
+                // Computed in a local block and stored at once: straight SIMD code.
+                let mut r = [0i16; LANES];
+                for k in 0..LANES {
+                    r[k] = p[k]
+                        .wrapping_add(a[k])
+                        .wrapping_sub(x[k])
+                        .wrapping_sub(y[k]);
+                }
+                o.copy_from_slice(&r);
+                continue;
             }
         }
-        1 => {
-            let s0 = &subs[0][..n];
-            for j in 0..n {
-                out[j] = prev[j].wrapping_add(add[j]).wrapping_sub(s0[j]);
+        // A partial last block (never for a valid net file).
+        for k in 0..o.len() {
+            let mut v = p[k].wrapping_add(a[k]);
+            if n_subs > 0 {
+                v = v.wrapping_sub(x[k]);
             }
+            if n_subs > 1 {
+                v = v.wrapping_sub(y[k]);
+            }
+            o[k] = v;
         }
-        _ => {
-            let (s0, s1) = (&subs[0][..n], &subs[1][..n]);
-            for j in 0..n {
-                out[j] = prev[j]
-                    .wrapping_add(add[j])
-                    .wrapping_sub(s0[j])
-                    .wrapping_sub(s1[j]);
+    }
+}
+
+/// Sum over both halves of `f(clamp(acc, 0, qa)) * w`, in LANES wrapping partial sums.
+#[inline(always)]
+fn output_body(
+    us: &[i16],
+    them: &[i16],
+    weights: &[i16],
+    qa: i16,
+    f: impl Fn(i32, i32) -> i32,
+) -> i32 {
+    let n = us.len();
+    let (w_us, w_them) = weights.split_at(n);
+    let mut lanes = [0i32; LANES];
+    for (acc, w) in [(us, w_us), (&them[..n], &w_them[..n])] {
+        for (a, w) in acc.chunks(LANES).zip(w.chunks(LANES)) {
+            if let (Some(a), Some(w)) = (block(a), block(w)) {
+                for k in 0..LANES {
+                    let v = a[k].clamp(0, qa) as i32;
+                    lanes[k] = lanes[k].wrapping_add(f(v, w[k] as i32));
+                }
+            } else {
+                for k in 0..a.len() {
+                    let v = a[k].clamp(0, qa) as i32;
+                    lanes[k] = lanes[k].wrapping_add(f(v, w[k] as i32));
+                }
             }
         }
     }
+    lanes.iter().fold(0i32, |s, &x| s.wrapping_add(x))
 }
 
 #[inline(always)]
 fn screlu_body(us: &[i16], them: &[i16], weights: &[i16], qa: i16) -> i32 {
-    let n = us.len();
-    let (w_us, w_them) = weights.split_at(n);
-    let mut sum = 0i32;
-    for (acc, w) in [(us, w_us), (&them[..n], &w_them[..n])] {
-        for j in 0..n {
-            let v = acc[j].clamp(0, qa) as i32;
-            sum = sum.wrapping_add((v * w[j] as i32).wrapping_mul(v));
-        }
-    }
-    sum
+    output_body(us, them, weights, qa, |v, w| (v * w).wrapping_mul(v))
 }
 
 #[inline(always)]
 fn crelu_body(us: &[i16], them: &[i16], weights: &[i16], qa: i16) -> i32 {
-    let n = us.len();
-    let (w_us, w_them) = weights.split_at(n);
-    let mut sum = 0i32;
-    for (acc, w) in [(us, w_us), (&them[..n], &w_them[..n])] {
-        for j in 0..n {
-            let v = acc[j].clamp(0, qa) as i32;
-            sum = sum.wrapping_add(v * w[j] as i32);
-        }
-    }
-    sum
+    output_body(us, them, weights, qa, |v, w| v * w)
 }
 
 #[cfg(target_arch = "x86_64")]
