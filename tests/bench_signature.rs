@@ -5,7 +5,7 @@
 
 use pao::bench::{parse_fens, run, BenchOptions, BENCH_FENS, DEFAULT_DEPTH};
 
-const SIGNATURE: u64 = 7_563_796;
+const SIGNATURE: u64 = 7_120_993;
 
 #[test]
 fn bench_signature() {

@@ -82,12 +82,36 @@ fn signature(e: &mut Engine, newgame: &str) -> String {
 }
 
 fn check_dialect(e: &mut Engine, set: &dyn Fn(&str, &str) -> String, newgame: &str, tag: &str) {
+    let initial = signature(e, newgame);
+    e.send(&set("UseNNUE", "false"));
     let hand_written = signature(e, newgame);
-    // No net is embedded in this build: switching the network on alone is refused.
-    if pao::eval::nnue::embedded().is_none() {
-        e.send(&set("UseNNUE", "true"));
-        e.expect_exact("info string error: no network: this build embeds none; set EvalFile first");
-        assert_eq!(signature(e, newgame), hand_written);
+    match pao::eval::nnue::embedded() {
+        // No net is embedded in this build: switching the network on alone is refused.
+        None => {
+            assert_eq!(initial, hand_written);
+            e.send(&set("UseNNUE", "true"));
+            e.expect_exact(
+                "info string error: no network: this build embeds none; set EvalFile first",
+            );
+            assert_eq!(signature(e, newgame), hand_written);
+        }
+        // The embedded net: the default when the build says so, and back with UseNNUE.
+        Some(_) => {
+            if pao::eval::nnue::USE_BY_DEFAULT {
+                assert_ne!(initial, hand_written, "the embedded net is the default");
+            } else {
+                assert_eq!(initial, hand_written);
+            }
+            e.send(&set("UseNNUE", "true"));
+            let embedded = signature(e, newgame);
+            assert_ne!(
+                embedded, hand_written,
+                "UseNNUE brings the embedded net back"
+            );
+            if pao::eval::nnue::USE_BY_DEFAULT {
+                assert_eq!(embedded, initial);
+            }
+        }
     }
     let (good, bad) = net_files(tag);
     e.send(&set("EvalFile", &good.display().to_string()));

@@ -11,13 +11,12 @@ pub use file::{Activation, NetError, Network};
 
 use std::sync::{Arc, OnceLock};
 
-/// The net file compiled into the binary (`None` until a net has passed its match against
-/// the hand-written evaluation and been committed).
-const EMBEDDED_NET: Option<&[u8]> = None;
+/// The net file compiled into the binary: generation 0, H = 64 (README, "Generations").
+const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("default.nnue"));
 
-/// Whether the network evaluates by default (`UseNNUE`): only once the embedded net has
-/// beaten the hand-written evaluation in games.
-pub const USE_BY_DEFAULT: bool = false;
+/// Whether the network evaluates by default (`UseNNUE`): the embedded net beat the
+/// hand-written evaluation in games (README, "Generations").
+pub const USE_BY_DEFAULT: bool = true;
 
 /// The embedded net, parsed once; `None` when the build embeds none.
 pub fn embedded() -> Option<Arc<Network>> {
