@@ -55,6 +55,10 @@ fn a_small_run_writes_a_loadable_net_and_resumes_to_the_same_weights() {
         "256",
         "--threads",
         "2",
+        "--wdl",
+        "0.5",
+        "--weight-decay",
+        "0.01",
     ];
     let whole: Vec<&str> = common
         .iter()

@@ -63,13 +63,13 @@ pub fn usage() -> String {
      options:\n\
      \x20 --data FILE...        data files (required)\n\
      \x20 --out FILE            net file to write (default net.bin)\n\
-     \x20 --epochs N            passes over the data (default 10)\n\
-     \x20 --batch N             positions per mini-batch (default 16384)\n\
+     \x20 --epochs N            passes over the data (default 8)\n\
+     \x20 --batch N             positions per mini-batch (default 1024)\n\
      \x20 --lr X                AdamW learning rate (default 0.001)\n\
-     \x20 --weight-decay X      AdamW decoupled weight decay (default 0.01)\n\
+     \x20 --weight-decay X      AdamW decoupled weight decay (default 0.3)\n\
      \x20 --schedule S          cosine (default), constant, or step:E:G (x G every E epochs)\n\
-     \x20 --wdl L               weight of the game result in the target, 0-1 (default 0.5)\n\
-     \x20 --hidden H            hidden neurons per perspective, a multiple of 16 (default 256)\n\
+     \x20 --wdl L               weight of the game result in the target, 0-1 (default 0.3)\n\
+     \x20 --hidden H            hidden neurons per perspective, a multiple of 16 (default 64)\n\
      \x20 --activation A        screlu (default) or crelu\n\
      \x20 --k K                 sigmoid scale in centipawns (default: fitted on the data)\n\
      \x20 --threads N           worker threads (default: all cores)\n\
@@ -115,13 +115,13 @@ fn schedule(value: &str) -> Result<Schedule, String> {
 pub fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options {
         data: Vec::new(),
-        epochs: 10,
-        batch: 16384,
+        epochs: 8,
+        batch: 1024,
         lr: 0.001,
-        weight_decay: 0.01,
+        weight_decay: 0.3,
         schedule: Schedule::Cosine,
-        wdl: 0.5,
-        hidden: 256,
+        wdl: 0.3,
+        hidden: 64,
         activation: pao::eval::nnue::Activation::SquaredClippedRelu,
         threads: num_cpus::get().max(1),
         seed: 1,
@@ -245,7 +245,13 @@ mod tests {
             (o.epochs, o.hidden, o.mirror, o.psqt),
             (3, 32, false, false)
         );
-        assert!(parse(&args("--data a.bin")).expect("valid").psqt);
+        let d = parse(&args("--data a.bin")).expect("valid");
+        assert!(d.psqt);
+        // The defaults are the settings of the embedded net (README, Generations).
+        assert_eq!(
+            (d.epochs, d.batch, d.wdl, d.hidden, d.weight_decay),
+            (8, 1024, 0.3, 64, 0.3)
+        );
         assert_eq!(
             o.schedule,
             Schedule::Step {

@@ -19,7 +19,8 @@ fn temp_dir(name: &str) -> String {
 
 fn options(extra: &str, dir: &str) -> Options {
     let mut args: Vec<String> =
-        "--data unused --hidden 32 --batch 512 --lr 0.005 --val-fraction 0.1"
+        "--data unused --hidden 32 --batch 512 --lr 0.005 --val-fraction 0.1 --wdl 0.5 \
+         --weight-decay 0.01"
             .split_whitespace()
             .chain(extra.split_whitespace())
             .map(String::from)
