@@ -194,16 +194,29 @@ pub fn output(net: &Network, path: Path, us: &[i16], them: &[i16], psqt: i64) ->
     let squared = net.activation == Activation::SquaredClippedRelu;
     let qa = net.qa as i16;
     let sum = simd::output_sum(path, squared, us, them, &net.out_weights, qa);
-    // The trainer's quantisation, with constant divisors (a multiply and a shift instead of
-    // two hardware divisions); any other is computed the same way with runtime divisors.
+    // The trainer's quantisation is passed as literals, so that the divisions compile to a
+    // multiply and a shift; any other goes through the same formula with runtime divisors.
     if (net.qa, net.qb, net.scale) == (255, 64, 400) {
-        let sum = if squared { sum / 255 } else { sum };
-        let raw = sum as i64 + psqt / 2 + net.out_bias as i64;
-        return (raw * 400 / (255 * 64)) as i32;
+        return scale_output(sum, squared, psqt, net.out_bias, 255, 64, 400);
     }
-    let sum = if squared { sum / net.qa } else { sum };
-    let raw = sum as i64 + psqt / 2 + net.out_bias as i64;
-    (raw * net.scale as i64 / (net.qa as i64 * net.qb as i64)) as i32
+    scale_output(sum, squared, psqt, net.out_bias, net.qa, net.qb, net.scale)
+}
+
+/// The hidden sum, the PSQT difference and the bias in centipawns, as docs/net-format.md
+/// writes it (integer division toward zero at each step).
+#[inline(always)]
+fn scale_output(
+    sum: i32,
+    squared: bool,
+    psqt: i64,
+    out_bias: i32,
+    qa: i32,
+    qb: i32,
+    scale: i32,
+) -> i32 {
+    let sum = if squared { sum / qa } else { sum };
+    let raw = sum as i64 + psqt / 2 + out_bias as i64;
+    (raw * scale as i64 / (qa as i64 * qb as i64)) as i32
 }
 
 /// The evaluation of `pos` from scratch (no stack): the reference for tests and for `eval`.

@@ -5,10 +5,11 @@
 
 use std::sync::OnceLock;
 
-/// Lanes per block: hidden sizes are multiples of 16, so the loops below run on whole blocks
-/// of fixed length, which the compiler turns into straight SIMD code at any H (a plain loop
-/// over the slice stayed scalar up to 32 lanes, the sizes that matter most).
-const LANES: usize = 16;
+/// Lanes per block: a net file's hidden size is a multiple of `HIDDEN_STEP`, so the loops
+/// below run on whole blocks of fixed length, which the compiler turns into straight SIMD code
+/// at any H (a plain loop over the slice stayed scalar up to 32 lanes, the sizes that matter
+/// most).
+const LANES: usize = super::file::HIDDEN_STEP;
 
 /// One block of LANES lanes, when both slices are whole blocks.
 #[inline(always)]

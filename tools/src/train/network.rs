@@ -334,7 +334,7 @@ mod tests {
                 let numeric = (loss(eps) - loss(-eps)) / (2.0 * eps as f64);
                 let analytic = grad[p] as f64;
                 assert!(
-                    (numeric - analytic).abs() <= 2e-3 * analytic.abs().max(1e-2),
+                    (numeric - analytic).abs() <= 1e-3 * analytic.abs().max(1e-2),
                     "{activation:?} parameter {p}: numeric {numeric}, analytic {analytic}"
                 );
             }
