@@ -5,7 +5,7 @@
 
 use pao::bench::{parse_fens, run, BenchOptions, BENCH_FENS, DEFAULT_DEPTH};
 
-const SIGNATURE: u64 = 7_120_993;
+const SIGNATURE: u64 = 5_983_588;
 
 #[test]
 fn bench_signature() {
