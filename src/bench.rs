@@ -186,6 +186,16 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
         c.lmr_adjust = true
     });
     add("+ continuation history", &|c| c.cont_history = true);
+    add("+ null move R by evaluation", &|c| c.nmp_eval_r = true);
+    add("+ TT score refines evaluation", &|c| c.tt_eval = true);
+    add("+ razoring", &|c| c.razoring = true);
+    add("+ reverse futility by improving", &|c| {
+        c.rfp_improving = true
+    });
+    add("+ check extension only if SEE >= 0", &|c| {
+        c.check_ext_see = true
+    });
+    add("+ singular extension", &|c| c.singular = true);
     let mut mtdf = SearchConfig::FULL;
     mtdf.driver = Driver::Mtdf;
     rows.push(("MTD(f), all on", mtdf));

@@ -59,6 +59,9 @@ pub struct Options {
     pub analyse_mode: bool,
     /// Ask for large pages for the hash table.
     pub large_pages: bool,
+    /// Search enhancements flipped from the engine's defaults (`SearchSwitches`, a developer
+    /// option for A/B tests of one binary; see `SearchConfig::with_switches`).
+    pub search_switches: String,
 }
 
 /// Largest MultiPV.
@@ -135,6 +138,7 @@ impl Options {
             show_wdl: false,
             analyse_mode: false,
             large_pages: true,
+            search_switches: String::new(),
         }
     }
 }
@@ -313,6 +317,12 @@ impl Options {
             "largepages" => {
                 self.large_pages = check(value)?;
                 Effect::Resize
+            }
+            "searchswitches" => {
+                // Checked here, so a bad list is refused whole and the old one stays.
+                crate::search::SearchConfig::FULL.with_switches(value)?;
+                self.search_switches = value.trim().to_string();
+                Effect::None
             }
             // Accepted for compatibility with GUIs; Pao has no use for them.
             "batch" | "usehash" | "useegtb" | "egtbpaths" | "idle" | "promotion" | "style" => {

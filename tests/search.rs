@@ -105,6 +105,12 @@ fn every_switch_on() -> SearchConfig {
         iir: true,
         lmr_adjust: true,
         cont_history: true,
+        nmp_eval_r: true,
+        tt_eval: true,
+        razoring: true,
+        rfp_improving: true,
+        check_ext_see: true,
+        singular: true,
         ..SearchConfig::FULL
     }
 }

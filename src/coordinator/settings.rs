@@ -119,7 +119,10 @@ impl<W: Write> Coordinator<W> {
     }
 
     pub(super) fn search_config(&self) -> SearchConfig {
-        let mut config = SearchConfig::FULL;
+        // The option was checked when set, so the list applies.
+        let mut config = SearchConfig::FULL
+            .with_switches(&self.options.search_switches)
+            .unwrap_or(SearchConfig::FULL);
         if self.options.pruning == Level::None {
             config.null_move = false;
             config.lmr = false;

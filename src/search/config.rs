@@ -99,7 +99,55 @@ pub struct SearchConfig {
     pub lmr_adjust: bool,
     /// Continuation histories (the move one and two plies back) in quiet-move ordering.
     pub cont_history: bool,
+    /// Null move reduces more the further the static evaluation is above beta.
+    pub nmp_eval_r: bool,
+    /// The table's score refines the static evaluation used by pruning, when its bound
+    /// says the true value lies beyond it in that direction.
+    pub tt_eval: bool,
+    /// Razoring: near the leaves, a static evaluation far below alpha is checked with a
+    /// quiescence search, and the node returns when that stays below alpha.
+    pub razoring: bool,
+    /// Reverse futility with a smaller margin when the position is improving.
+    pub rfp_improving: bool,
+    /// Checks are extended only when the checking move does not lose material by SEE.
+    pub check_ext_see: bool,
+    /// Singular extension of the TT move (with multi-cut): when every other move fails low
+    /// against a margin below the stored score, the TT move is searched one ply deeper.
+    pub singular: bool,
 }
+
+/// A switch `SearchConfig::with_switches` can name: its name and the field it sets.
+type Switch = (&'static str, fn(&mut SearchConfig) -> &mut bool);
+
+/// The enhancements the `SearchSwitches` option can turn on or off, by name.
+const SWITCHES: &[Switch] = &[
+    ("pvs", |c| &mut c.pvs),
+    ("aspiration", |c| &mut c.aspiration),
+    ("tt_cutoffs", |c| &mut c.tt_cutoffs),
+    ("tt_move", |c| &mut c.tt_move),
+    ("null_move", |c| &mut c.null_move),
+    ("lmr", |c| &mut c.lmr),
+    ("futility", |c| &mut c.futility),
+    ("killers", |c| &mut c.killers),
+    ("counter_move", |c| &mut c.counter_move),
+    ("history", |c| &mut c.history),
+    ("capture_ordering", |c| &mut c.capture_ordering),
+    ("quiescence", |c| &mut c.quiescence),
+    ("check_extension", |c| &mut c.check_extension),
+    ("mate_distance", |c| &mut c.mate_distance),
+    ("see", |c| &mut c.see),
+    ("qsearch_tt", |c| &mut c.qsearch_tt),
+    ("late_move_pruning", |c| &mut c.late_move_pruning),
+    ("iir", |c| &mut c.iir),
+    ("lmr_adjust", |c| &mut c.lmr_adjust),
+    ("cont_history", |c| &mut c.cont_history),
+    ("nmp_eval_r", |c| &mut c.nmp_eval_r),
+    ("tt_eval", |c| &mut c.tt_eval),
+    ("razoring", |c| &mut c.razoring),
+    ("rfp_improving", |c| &mut c.rfp_improving),
+    ("check_ext_see", |c| &mut c.check_ext_see),
+    ("singular", |c| &mut c.singular),
+];
 
 impl SearchConfig {
     /// Everything on: the engine as it plays.
@@ -128,6 +176,12 @@ impl SearchConfig {
         iir: false,
         lmr_adjust: false,
         cont_history: false,
+        nmp_eval_r: false,
+        tt_eval: false,
+        razoring: false,
+        rfp_improving: false,
+        check_ext_see: false,
+        singular: false,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -155,7 +209,42 @@ impl SearchConfig {
         iir: false,
         lmr_adjust: false,
         cont_history: false,
+        nmp_eval_r: false,
+        tt_eval: false,
+        razoring: false,
+        rfp_improving: false,
+        check_ext_see: false,
+        singular: false,
     };
+
+    /// This configuration with the switches of `spec` flipped: names separated by spaces or
+    /// commas, each `+name` or `name` (on) or `-name` (off); empty (or `<empty>`) changes
+    /// nothing. An unknown name is an error naming it, and nothing is changed.
+    pub fn with_switches(mut self, spec: &str) -> Result<SearchConfig, String> {
+        let spec = spec.trim();
+        if spec.eq_ignore_ascii_case("<empty>") {
+            return Ok(self);
+        }
+        for token in spec.split([' ', ',']).filter(|t| !t.is_empty()) {
+            let (on, name) = match token.as_bytes()[0] {
+                b'+' => (true, &token[1..]),
+                b'-' => (false, &token[1..]),
+                _ => (true, token),
+            };
+            let field = SWITCHES
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, f)| f)
+                .ok_or_else(|| format!("unknown search switch '{name}'"))?;
+            *field(&mut self) = on;
+        }
+        Ok(self)
+    }
+
+    /// The names `with_switches` knows.
+    pub fn switch_names() -> impl Iterator<Item = &'static str> {
+        SWITCHES.iter().map(|(n, _)| *n)
+    }
 
     /// True when the search is selective (its value may differ from plain alpha-beta's).
     pub fn is_selective(&self) -> bool {
@@ -167,6 +256,7 @@ impl SearchConfig {
             || self.see
             || self.late_move_pruning
             || self.iir
+            || self.razoring
     }
 }
 

@@ -31,6 +31,16 @@ fn has_big_piece(pos: &Position) -> bool {
         > 0
 }
 
+/// Razoring works up to this depth, for an evaluation `RAZOR_MARGIN * depth` below alpha.
+const RAZOR_DEPTH: i32 = 2;
+const RAZOR_MARGIN: i32 = 250;
+/// Null move reduces one more ply per this much evaluation above beta (at most 3).
+const NMP_EVAL_DIVISOR: i32 = 200;
+
+/// Singular extensions from this depth; the margin below the stored score per ply of depth.
+const SINGULAR_DEPTH: i32 = 7;
+const SINGULAR_MARGIN: i32 = 2;
+
 /// Internal iterative reduction applies from this depth.
 const IIR_DEPTH: i32 = 4;
 /// History per ply of LMR adjustment (history spans about ±16384).
@@ -111,9 +121,21 @@ impl Searcher {
         }
         let in_check = self.pos.in_check();
         let key = self.pos.key();
+        // A singular-extension search of this node leaves one move out: its result is not
+        // the node's, so the table is neither trusted for cutoffs nor written.
+        let excluded = self.stack[ply].excluded;
+        let excluding = !excluded.is_none();
         let mut tt_move = Move::NONE;
         let mut tt_eval = None;
+        // The stored score, its bound and depth: for refining the static evaluation and for
+        // the singular extension.
+        let mut tt_value = None;
+        let mut tt_depth = -1;
         if let Some(entry) = self.tt.probe(key) {
+            if entry.bound != Bound::None {
+                tt_value = Some((from_tt(entry.score, ply), entry.bound));
+                tt_depth = entry.depth;
+            }
             // The stored static evaluation saves recomputing it (only scores need trust).
             if entry.bound != Bound::None || !entry.mv.is_none() {
                 tt_eval = Some(entry.eval);
@@ -121,7 +143,7 @@ impl Searcher {
             if self.config.tt_move && self.pos.is_pseudo_legal(entry.mv) {
                 tt_move = entry.mv;
             }
-            if self.config.tt_cutoffs && !pv_node && !root && entry.depth >= depth {
+            if self.config.tt_cutoffs && !pv_node && !root && !excluding && entry.depth >= depth {
                 let score = from_tt(entry.score, ply);
                 let cut = entry.bound.cuts(score, alpha, beta);
                 if cut {
@@ -137,6 +159,19 @@ impl Searcher {
             (false, _) => self.evaluate(),
         };
         self.stack[ply].static_eval = static_eval;
+        // What pruning compares with beta and alpha: the static evaluation, or the table's
+        // score where its bound shows the true value lies beyond the evaluation.
+        let eval = match tt_value {
+            Some((score, bound))
+                if self.config.tt_eval
+                    && !in_check
+                    && score.abs() < WIN_BOUND
+                    && bound.cuts(score, static_eval, static_eval + 1) =>
+            {
+                score
+            }
+            _ => static_eval,
+        };
         // Improving: the static evaluation rose since our previous move (two plies up); unknown
         // (in check there) counts as improving, the cautious choice.
         let improving = !in_check
@@ -144,25 +179,51 @@ impl Searcher {
                 || self.stack[ply - 2].static_eval == -INFINITE
                 || static_eval > self.stack[ply - 2].static_eval);
 
-        if !pv_node && !in_check && !root {
+        if !pv_node && !in_check && !root && !excluding {
             // Reverse futility: far above beta near the leaves, the opponent will not catch up.
+            let rfp_depth = if self.config.rfp_improving && improving {
+                depth - 1
+            } else {
+                depth
+            };
             if self.config.futility
                 && depth <= 6
-                && static_eval.abs() < WIN_BOUND
-                && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+                && eval.abs() < WIN_BOUND
+                && eval - REVERSE_FUTILITY_MARGIN * rfp_depth >= beta
             {
                 self.horizon = true;
-                return static_eval;
+                return eval;
+            }
+            // Razoring: hopelessly below alpha near the leaves, only captures can save it.
+            if self.config.razoring
+                && depth <= RAZOR_DEPTH
+                && alpha.abs() < WIN_BOUND
+                && eval + RAZOR_MARGIN * depth <= alpha
+            {
+                let score = self.qsearch(alpha, alpha + 1, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if score <= alpha {
+                    self.horizon = true;
+                    return score;
+                }
             }
             // Null move: if passing still fails high, a real move will too.
             if self.config.null_move
                 && allow_null
                 && depth >= 3
-                && static_eval >= beta
+                && eval >= beta
                 && beta.abs() < WIN_BOUND
                 && has_big_piece(&self.pos)
             {
-                let r = 3 + depth / 4;
+                let r = 3
+                    + depth / 4
+                    + if self.config.nmp_eval_r {
+                        ((eval - beta) / NMP_EVAL_DIVISOR).min(3)
+                    } else {
+                        0
+                    };
                 self.stack[ply].mv = Move::NONE;
                 self.make_null();
                 let score = -self.pvs(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
@@ -186,13 +247,51 @@ impl Searcher {
 
         // Internal iterative reduction: without a TT move the ordering is a guess, so a
         // shallower search is cheaper and leaves a move for the deeper visit that follows.
-        if self.config.iir && !root && depth >= IIR_DEPTH && tt_move.is_none() {
+        if self.config.iir && !root && !excluding && depth >= IIR_DEPTH && tt_move.is_none() {
             depth -= 1;
+        }
+
+        // Singular extension: when every move but the TT move fails low against a margin
+        // below its stored score, the TT move is the only good one and is searched deeper;
+        // when even the others beat beta, several moves cut and the node does (multi-cut).
+        let mut singular_extension = 0;
+        if self.config.singular && !root && !excluding && depth >= SINGULAR_DEPTH {
+            if let Some((tt_score, bound)) = tt_value {
+                if !tt_move.is_none()
+                    && matches!(bound, Bound::Lower | Bound::Exact)
+                    && tt_depth >= depth - 3
+                    && tt_score.abs() < WIN_BOUND
+                {
+                    let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+                    self.stack[ply].excluded = tt_move;
+                    let score = self.pvs(
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        false,
+                        false,
+                    );
+                    self.stack[ply].excluded = Move::NONE;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score < singular_beta {
+                        singular_extension = 1;
+                    } else if singular_beta >= beta {
+                        self.horizon = true;
+                        return singular_beta;
+                    }
+                }
+            }
         }
 
         // The TT move is tried before any generation: when it cuts off, nothing is generated.
         let restricted = root && !self.root_moves.is_empty();
         if restricted && !self.root_moves.contains(&tt_move) {
+            tt_move = Move::NONE;
+        }
+        if excluding {
             tt_move = Move::NONE;
         }
         let hints = self.ordering_hints(ply, tt_move);
@@ -206,7 +305,7 @@ impl Searcher {
         let mut quiet_count = 0usize;
 
         while let Some(m) = picker.next_move(&mut self.pos, &self.heur, &self.config) {
-            if restricted && !self.root_moves.contains(&m) {
+            if (restricted && !self.root_moves.contains(&m)) || m == excluded {
                 continue;
             }
             legal += 1;
@@ -239,10 +338,23 @@ impl Searcher {
             if depth >= 2 {
                 self.tt.prefetch(self.pos.key_after(m));
             }
+            // A check that loses material is not extended (with `check_ext_see`): it is
+            // tested before the move is made, only for moves that may check.
+            let sound_for_extension =
+                !self.config.check_ext_see || !self.pos.gives_check(m) || see_ge(&self.pos, m, 0);
             self.make_move(m);
             let gives_check = self.pos.in_check();
-            let extension =
-                i32::from(self.config.check_extension && gives_check && ply < MAX_PLY / 2);
+            let check_extension = i32::from(
+                self.config.check_extension
+                    && gives_check
+                    && sound_for_extension
+                    && ply < MAX_PLY / 2,
+            );
+            let extension = if m == hints.tt_move && ply < MAX_PLY / 2 {
+                check_extension.max(singular_extension)
+            } else {
+                check_extension
+            };
             let new_depth = depth - 1 + extension;
             if see_fails && !gives_check {
                 self.horizon = true;
@@ -278,7 +390,7 @@ impl Searcher {
                 // Stalemate wins in xiangqi, so a quiet move can end the game: keep them all
                 // when a decided score (mate or rule win) is already on the board.
                 && alpha.abs() < WIN_BOUND
-                && static_eval + FUTILITY_MARGIN[depth as usize] <= alpha
+                && eval + FUTILITY_MARGIN[depth as usize] <= alpha
             {
                 self.horizon = true;
                 self.unmake_move();
@@ -350,8 +462,9 @@ impl Searcher {
             }
         }
         if legal == 0 {
-            // Checkmate and stalemate both lose.
-            return mated_in(ply);
+            // Checkmate and stalemate both lose; without the excluded move, the node only
+            // fails low.
+            return if excluding { alpha } else { mated_in(ply) };
         }
         if searched == 0 {
             // Every move was pruned by futility: the static score stands.
@@ -364,7 +477,8 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        if !(root && self.skip_root_store) {
+        let skip_store = excluding || (root && self.skip_root_store);
+        if !skip_store {
             self.tt.store(
                 key,
                 best_move,

@@ -29,8 +29,11 @@ impl Searcher {
         let key = self.pos.key();
         let pv_node = beta - alpha > 1;
         let mut tt_eval = None;
+        // A main-search result of this position is worth more than quiescence's: kept.
+        let mut deeper_stored = false;
         if use_tt {
             if let Some(entry) = self.tt.probe(key) {
+                deeper_stored = entry.depth > 0;
                 let score = from_tt(entry.score, ply);
                 let cut = entry.bound.cuts(score, alpha, beta);
                 if cut && !pv_node {
@@ -62,7 +65,7 @@ impl Searcher {
                 None => self.evaluate_lazy(alpha, beta),
             };
             if best >= beta {
-                if use_tt {
+                if use_tt && !deeper_stored {
                     // A lazy stand-pat only proves beta.
                     let (score, eval) = match tt_eval {
                         Some(e) => (best, e),
@@ -105,7 +108,7 @@ impl Searcher {
         if in_check && picker.yielded() == 0 {
             return mated_in(ply);
         }
-        if use_tt {
+        if use_tt && !deeper_stored {
             let bound = if best >= beta {
                 Bound::Lower
             } else if pv_node && best > original_alpha {

@@ -26,6 +26,8 @@ pub(crate) struct StackEntry {
     pub(crate) mv: Move,
     pub(crate) piece: Option<Piece>,
     pub(crate) static_eval: i32,
+    /// The move a singular-extension search at this ply leaves out (`Move::NONE`: none).
+    pub(crate) excluded: Move,
 }
 
 /// One root line of an iteration (MultiPV): its score and principal variation.
@@ -155,6 +157,7 @@ impl Searcher {
                 mv: Move::NONE,
                 piece: None,
                 static_eval: 0,
+                excluded: Move::NONE,
             }; MAX_PLY + 4],
             horizon: false,
             limits: Limits::depth(1),

@@ -1,0 +1,80 @@
+//! The `SearchSwitches` developer option: one binary, enhancements flipped for A/B tests.
+
+mod common;
+
+use common::Engine;
+use pao::search::SearchConfig;
+
+#[test]
+fn switch_lists_parse_and_flip_fields() {
+    let c = SearchConfig::FULL
+        .with_switches(" +see -check_extension,qsearch_tt ")
+        .expect("valid list");
+    assert_eq!(
+        c,
+        SearchConfig {
+            see: true,
+            check_extension: false,
+            qsearch_tt: true,
+            ..SearchConfig::FULL
+        }
+    );
+    assert_eq!(SearchConfig::FULL.with_switches(""), Ok(SearchConfig::FULL));
+    assert_eq!(
+        SearchConfig::FULL.with_switches("<empty>"),
+        Ok(SearchConfig::FULL)
+    );
+    assert_eq!(
+        SearchConfig::FULL.with_switches("see -bogus"),
+        Err("unknown search switch 'bogus'".to_string())
+    );
+}
+
+#[test]
+fn every_named_switch_turns_on_and_off() {
+    let names: Vec<&str> = SearchConfig::switch_names().collect();
+    assert!(names.len() >= 25, "{names:?}");
+    for name in names {
+        let on = SearchConfig::PLAIN.with_switches(name).expect("known name");
+        assert_ne!(on, SearchConfig::PLAIN, "{name} changed nothing from PLAIN");
+        let off = on.with_switches(&format!("-{name}")).expect("known name");
+        assert_eq!(off, SearchConfig::PLAIN, "{name} did not turn off");
+    }
+}
+
+/// The node count of `go depth 7` from the start position under `switches` (or the defaults).
+fn nodes_at_depth_7(e: &mut Engine) -> u64 {
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.send("go depth 7");
+    let (_, lines) = e.expect_prefix("bestmove");
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            words.find(|w| *w == "nodes")?;
+            words.next()?.parse().ok()
+        })
+        .expect("an info line with nodes")
+}
+
+#[test]
+fn the_option_changes_the_search_and_a_bad_list_changes_nothing() {
+    let mut e = Engine::uci(1);
+    e.send("setoption name OwnBook value false");
+    let default = nodes_at_depth_7(&mut e);
+    assert_eq!(nodes_at_depth_7(&mut e), default, "reproducible");
+
+    e.send("setoption name SearchSwitches value -null_move,-lmr");
+    let unpruned = nodes_at_depth_7(&mut e);
+    assert!(unpruned > default, "{unpruned} <= {default}");
+
+    // A list with an unknown name is refused whole: the previous list stays.
+    e.send("setoption name SearchSwitches value -futility +bogus");
+    e.expect_exact("info string error: unknown search switch 'bogus'");
+    assert_eq!(nodes_at_depth_7(&mut e), unpruned);
+
+    e.send("setoption name SearchSwitches value <empty>");
+    assert_eq!(nodes_at_depth_7(&mut e), default);
+}
