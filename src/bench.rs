@@ -196,6 +196,7 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
         c.check_ext_see = true
     });
     add("+ singular extension", &|c| c.singular = true);
+    add("+ delta pruning in quiescence", &|c| c.qs_futility = true);
     let mut mtdf = SearchConfig::FULL;
     mtdf.driver = Driver::Mtdf;
     rows.push(("MTD(f), all on", mtdf));

@@ -77,6 +77,9 @@ struct BenchArgs {
     /// Evaluate with the hand-written evaluation
     #[arg(long)]
     hce: bool,
+    /// Search switches flipped, as the SearchSwitches option takes them (e.g. "see,-iir")
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    switches: Option<String>,
 }
 
 /// Runs the command line; returns the process exit status.
@@ -221,6 +224,12 @@ fn bench_command(args: BenchArgs) -> Result<(), CliError> {
     }
     if args.hce {
         options.network = None;
+    }
+    if let Some(list) = &args.switches {
+        options.config = options
+            .config
+            .with_switches(list)
+            .map_err(CliError::Usage)?;
     }
     let fens_text = match &args.fens {
         Some(path) => std::fs::read_to_string(path)

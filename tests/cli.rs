@@ -95,6 +95,7 @@ fn bad_arguments_give_one_error_and_status_two() {
         vec!["bench", "--ablation", "--positions", "x"],
         vec!["bench", "--evalfile", "/nonexistent/net.nnue"],
         vec!["bench", "--evalfile", "x.nnue", "--hce"],
+        vec!["bench", "--switches", "bogus"],
     ] {
         let (code, out, err) = pao(&args);
         assert_eq!(code, 2, "{args:?}");

@@ -111,6 +111,7 @@ fn every_switch_on() -> SearchConfig {
         rfp_improving: true,
         check_ext_see: true,
         singular: true,
+        qs_futility: true,
         ..SearchConfig::FULL
     }
 }

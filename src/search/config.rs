@@ -114,6 +114,9 @@ pub struct SearchConfig {
     /// Singular extension of the TT move (with multi-cut): when every other move fails low
     /// against a margin below the stored score, the TT move is searched one ply deeper.
     pub singular: bool,
+    /// Quiescence delta pruning: a capture that cannot lift the stand-pat to alpha even
+    /// with its victim's value and a margin is skipped (unless it gives check).
+    pub qs_futility: bool,
 }
 
 /// A switch `SearchConfig::with_switches` can name: its name and the field it sets.
@@ -147,6 +150,7 @@ const SWITCHES: &[Switch] = &[
     ("rfp_improving", |c| &mut c.rfp_improving),
     ("check_ext_see", |c| &mut c.check_ext_see),
     ("singular", |c| &mut c.singular),
+    ("qs_futility", |c| &mut c.qs_futility),
 ];
 
 impl SearchConfig {
@@ -182,6 +186,7 @@ impl SearchConfig {
         rfp_improving: false,
         check_ext_see: false,
         singular: false,
+        qs_futility: false,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -215,6 +220,7 @@ impl SearchConfig {
         rfp_improving: false,
         check_ext_see: false,
         singular: false,
+        qs_futility: false,
     };
 
     /// This configuration with the switches of `spec` flipped: names separated by spaces or

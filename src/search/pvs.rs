@@ -317,7 +317,19 @@ impl Searcher {
             // SEE pruning: near the leaves, a move that loses material by static exchange is
             // not worth a search once one move has been searched. Checks are kept: sacrifices
             // with check (a rook for an advisor) are how xiangqi mates.
+            // A quiet move futility will prune unless it gives check: SEE, which keeps checks
+            // too, could not change its fate, so it is not computed.
+            let futile_quiet = !capture
+                && self.config.futility
+                && !pv_node
+                && !in_check
+                && depth <= 3
+                // Stalemate wins in xiangqi, so a quiet move can end the game: keep them all
+                // when a decided score (mate or rule win) is already on the board.
+                && alpha.abs() < WIN_BOUND
+                && eval + FUTILITY_MARGIN[depth as usize] <= alpha;
             let see_fails = self.config.see
+                && !futile_quiet
                 && !root
                 && !in_check
                 && searched > 0
@@ -379,19 +391,7 @@ impl Searcher {
                 continue;
             }
             // Futility: quiet moves that cannot lift a hopeless static score near the leaves.
-            if self.config.futility
-                && !pv_node
-                && !in_check
-                && !gives_check
-                && !capture
-                && searched > 0
-                && depth <= 3
-                && best_score > -WIN_BOUND
-                // Stalemate wins in xiangqi, so a quiet move can end the game: keep them all
-                // when a decided score (mate or rule win) is already on the board.
-                && alpha.abs() < WIN_BOUND
-                && eval + FUTILITY_MARGIN[depth as usize] <= alpha
-            {
+            if futile_quiet && !gives_check && searched > 0 && best_score > -WIN_BOUND {
                 self.horizon = true;
                 self.unmake_move();
                 continue;

@@ -9,6 +9,9 @@ use super::worker::Searcher;
 use crate::board::Move;
 use crate::tt::Bound;
 
+/// Delta pruning's margin above the victim's value (positional gains of a capture).
+const DELTA_MARGIN: i32 = 150;
+
 /// Stored as the static evaluation when quiescence has no exact one (its stand-pat may be a
 /// lazy bound): outside the mate bound, so the main search evaluates afresh.
 const NO_EVAL: i32 = INFINITE;
@@ -80,12 +83,22 @@ impl Searcher {
             MovePicker::captures(&self.pos)
         };
         let mut best_move = Move::NONE;
+        // The stand-pat (not in check): what delta pruning adds a victim's value to.
+        let stand_pat = best;
         while let Some(m) = picker.next_move(&mut self.pos, &self.heur, &self.config) {
+            // Delta pruning: even winning the victim for free leaves the score below alpha.
+            let hopeless = !in_check
+                && self.config.qs_futility
+                && alpha.abs() < WIN_BOUND
+                && stand_pat.abs() < WIN_BOUND
+                && self.pos.piece_at(m.to()).is_some_and(|victim| {
+                    stand_pat + crate::eval::piece_value(victim.kind()) + DELTA_MARGIN <= alpha
+                });
             // A capture that loses material by static exchange cannot help the stand-pat,
-            // unless it gives check.
-            let see_fails = !in_check && self.config.see && !see_ge(&self.pos, m, 0);
+            // unless it gives check (not computed for a capture already pruned).
+            let see_fails = !in_check && !hopeless && self.config.see && !see_ge(&self.pos, m, 0);
             self.make_move(m);
-            if see_fails && !self.pos.in_check() {
+            if (see_fails || hopeless) && !self.pos.in_check() {
                 self.unmake_move();
                 continue;
             }
