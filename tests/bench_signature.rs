@@ -5,7 +5,7 @@
 
 use pao::bench::{parse_fens, run, BenchOptions, BENCH_FENS, DEFAULT_DEPTH};
 
-const SIGNATURE: u64 = 5_983_588;
+const SIGNATURE: u64 = 3_784_941;
 
 #[test]
 fn bench_signature() {

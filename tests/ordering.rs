@@ -104,10 +104,8 @@ fn captures_losing_by_exchange_come_after_the_quiet_moves() {
     // The red rook on e4 can take the horse on c4 (defended by the soldier on c5: a loss) or
     // the undefended soldier on i4: first the soldier, then the quiet moves, then the horse.
     let mut pos = Position::from_fen("3k5/9/9/9/2p6/2n1R3p/9/9/9/5K3 w").expect("FEN");
-    let config = SearchConfig {
-        see: true,
-        ..SearchConfig::FULL
-    };
+    let config = SearchConfig::FULL;
+    assert!(config.see, "SEE is on in the engine as it plays");
     let hints = OrderingHints {
         tt_move: Move::NONE,
         killers: [Move::NONE; 2],
@@ -122,8 +120,12 @@ fn captures_losing_by_exchange_come_after_the_quiet_moves() {
     assert_eq!(got.first().map(String::as_str), Some("e4i4"));
     assert_eq!(got.last().map(String::as_str), Some("e4c4"));
     // Without SEE the horse (the bigger victim) comes first.
-    let picker = MovePicker::new(&pos, &hints, &SearchConfig::FULL);
-    let got = drain(&mut pos, picker, &SearchConfig::FULL);
+    let plain = SearchConfig {
+        see: false,
+        ..SearchConfig::FULL
+    };
+    let picker = MovePicker::new(&pos, &hints, &plain);
+    let got = drain(&mut pos, picker, &plain);
     assert_eq!(got[0].to_string(), "e4c4");
 }
 

@@ -173,8 +173,9 @@ impl SearchConfig {
         mate_distance: true,
         knowledge: true,
         repetition: RepetitionRule::Asian,
+        // Accepted by an SPRT in self-play (README, "Strength log").
+        see: true,
         // Off until an SPRT in self-play accepts them (README, "Testing for strength").
-        see: false,
         qsearch_tt: false,
         late_move_pruning: false,
         iir: false,
