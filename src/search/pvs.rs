@@ -132,8 +132,9 @@ impl Searcher {
         let mut tt_value = None;
         let mut tt_depth = -1;
         if let Some(entry) = self.tt.probe(key) {
+            let score = from_tt(entry.score, ply);
             if entry.bound != Bound::None {
-                tt_value = Some((from_tt(entry.score, ply), entry.bound));
+                tt_value = Some((score, entry.bound));
                 tt_depth = entry.depth;
             }
             // The stored static evaluation saves recomputing it (only scores need trust).
@@ -144,7 +145,6 @@ impl Searcher {
                 tt_move = entry.mv;
             }
             if self.config.tt_cutoffs && !pv_node && !root && !excluding && entry.depth >= depth {
-                let score = from_tt(entry.score, ply);
                 let cut = entry.bound.cuts(score, alpha, beta);
                 if cut {
                     // The stored result may rest on a horizon the table does not record.
@@ -314,9 +314,6 @@ impl Searcher {
             }
             let capture = self.pos.is_capture(m);
             let piece = self.pos.piece_at(m.from());
-            // SEE pruning: near the leaves, a move that loses material by static exchange is
-            // not worth a search once one move has been searched. Checks are kept: sacrifices
-            // with check (a rook for an advisor) are how xiangqi mates.
             // A quiet move futility will prune unless it gives check: SEE, which keeps checks
             // too, could not change its fate, so it is not computed.
             let futile_quiet = !capture
@@ -328,6 +325,9 @@ impl Searcher {
                 // when a decided score (mate or rule win) is already on the board.
                 && alpha.abs() < WIN_BOUND
                 && eval + FUTILITY_MARGIN[depth as usize] <= alpha;
+            // SEE pruning: near the leaves, a move that loses material by static exchange is
+            // not worth a search once one move has been searched. Checks are kept: sacrifices
+            // with check (a rook for an advisor) are how xiangqi mates.
             let see_fails = self.config.see
                 && !futile_quiet
                 && !root
