@@ -27,7 +27,8 @@ pub struct Options {
     pub use_millisec: bool,
     /// Time kept back per move for I/O and GUI lag, in ms.
     pub move_overhead_ms: u64,
-    /// Forward pruning: `none` turns null move, LMR and futility off.
+    /// Forward pruning: `none` turns every forward-pruning switch off
+    /// (`SearchConfig::without_forward_pruning`).
     pub pruning: Level,
     /// Evaluation knowledge: `none` = material and piece-square tables only.
     pub knowledge: Level,

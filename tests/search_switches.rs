@@ -78,3 +78,24 @@ fn the_option_changes_the_search_and_a_bad_list_changes_nothing() {
     e.send("setoption name SearchSwitches value <empty>");
     assert_eq!(nodes_at_depth_7(&mut e), default);
 }
+
+/// UCCI's `pruning none` turns off every forward-pruning switch, the ones a developer turned
+/// on by hand included: the search is the one with each of them off by name.
+#[test]
+fn pruning_none_turns_off_every_forward_pruning_switch() {
+    let mut e = Engine::uci(1);
+    e.send("setoption name OwnBook value false");
+    let all_off = "-null_move,-nmp_eval_r,-lmr,-lmr_adjust,-futility,-rfp_improving,\
+                   -razoring,-see,-late_move_pruning,-iir,-qs_futility,-singular";
+    e.send(&format!("setoption name SearchSwitches value {all_off}"));
+    let by_name = nodes_at_depth_7(&mut e);
+
+    let mut e = Engine::ucci(1);
+    e.send("setoption usebook false");
+    e.send("setoption SearchSwitches razoring,qs_futility,singular,lmr_adjust");
+    let pruned = nodes_at_depth_7(&mut e);
+    e.send("setoption pruning none");
+    let unpruned = nodes_at_depth_7(&mut e);
+    assert_eq!(unpruned, by_name);
+    assert!(unpruned > pruned, "{unpruned} <= {pruned}");
+}

@@ -91,6 +91,7 @@ impl<W: Write> Coordinator<W> {
             last_best: None,
             best_changes: 0,
             stable_iterations: 0,
+            node_share_tm: self.search_config().tm_node_share,
             last_score: None,
             last_iteration: None,
             iteration_start: now,

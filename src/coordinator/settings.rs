@@ -124,12 +124,7 @@ impl<W: Write> Coordinator<W> {
             .with_switches(&self.options.search_switches)
             .unwrap_or(SearchConfig::FULL);
         if self.options.pruning == Level::None {
-            config.null_move = false;
-            config.lmr = false;
-            config.futility = false;
-            config.see = false;
-            config.late_move_pruning = false;
-            config.iir = false;
+            config = config.without_forward_pruning();
         }
         config.knowledge = self.options.knowledge != Level::None;
         config.driver = self.options.driver;

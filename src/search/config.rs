@@ -117,6 +117,10 @@ pub struct SearchConfig {
     /// Quiescence delta pruning: a capture that cannot lift the stand-pat to alpha even
     /// with its victim's value and a margin is skipped (unless it gives check).
     pub qs_futility: bool,
+    /// Time management (read by the coordinator, not the search): after an iteration, the
+    /// share of root nodes spent below the best move sets how much of the planned time to
+    /// use, in place of counting the iterations the best move has held.
+    pub tm_node_share: bool,
 }
 
 /// A switch `SearchConfig::with_switches` can name: its name and the field it sets.
@@ -151,6 +155,7 @@ const SWITCHES: &[Switch] = &[
     ("check_ext_see", |c| &mut c.check_ext_see),
     ("singular", |c| &mut c.singular),
     ("qs_futility", |c| &mut c.qs_futility),
+    ("tm_node_share", |c| &mut c.tm_node_share),
 ];
 
 impl SearchConfig {
@@ -188,6 +193,7 @@ impl SearchConfig {
         check_ext_see: false,
         singular: false,
         qs_futility: false,
+        tm_node_share: false,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -222,6 +228,7 @@ impl SearchConfig {
         check_ext_see: false,
         singular: false,
         qs_futility: false,
+        tm_node_share: false,
     };
 
     /// This configuration with the switches of `spec` flipped: names separated by spaces or
@@ -253,17 +260,25 @@ impl SearchConfig {
         SWITCHES.iter().map(|(n, _)| *n)
     }
 
-    /// True when the search is selective (its value may differ from plain alpha-beta's).
-    pub fn is_selective(&self) -> bool {
-        self.null_move
-            || self.lmr
-            || self.futility
-            || self.quiescence
-            || self.check_extension
-            || self.see
-            || self.late_move_pruning
-            || self.iir
-            || self.razoring
+    /// This configuration without forward pruning (UCCI's `pruning none`): every switch
+    /// that skips or reduces moves or returns before searching them is turned off, so the
+    /// search cuts only by alpha-beta and the table; extensions and ordering stay.
+    pub fn without_forward_pruning(self) -> SearchConfig {
+        SearchConfig {
+            null_move: false,
+            nmp_eval_r: false,
+            lmr: false,
+            lmr_adjust: false,
+            futility: false,
+            rfp_improving: false,
+            razoring: false,
+            see: false,
+            late_move_pruning: false,
+            iir: false,
+            qs_futility: false,
+            singular: false,
+            ..self
+        }
     }
 }
 
