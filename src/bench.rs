@@ -197,6 +197,10 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
     });
     add("+ singular extension", &|c| c.singular = true);
     add("+ delta pruning in quiescence", &|c| c.qs_futility = true);
+    add("+ sixty-move rule: draw, fading evaluation", &|c| {
+        c.sixty_move_draw = true;
+        c.sixty_move_fade = true
+    });
     let mut mtdf = SearchConfig::FULL;
     mtdf.driver = Driver::Mtdf;
     rows.push(("MTD(f), all on", mtdf));

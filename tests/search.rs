@@ -2,6 +2,7 @@
 
 use pao::board::{Move, Position};
 use pao::search::reference::{alphabeta, minimax, Counter};
+use pao::search::repetition::sixty_move_fade;
 use pao::search::score::{mate_in, mated_in, rule_loss_in, INFINITE};
 use pao::search::{Driver, Limits, SearchConfig, Searcher};
 use pao::tt::TranspositionTable;
@@ -112,6 +113,8 @@ fn every_switch_on() -> SearchConfig {
         check_ext_see: true,
         singular: true,
         qs_futility: true,
+        sixty_move_draw: true,
+        sixty_move_fade: true,
         ..SearchConfig::FULL
     }
 }
@@ -263,4 +266,42 @@ fn best_move_node_share() {
     let opening = shares(&play(start, ""), &[]);
     assert!(opening[3..].iter().all(|&s| s < 900), "{opening:?}");
     assert!(opening.last().is_some_and(|&s| s < 600), "{opening:?}");
+}
+
+/// With `sixty_move_draw` the search knows the sixty-move rule: a rook up with one ply left
+/// before the limit and no mate in one, every move draws; with the count at 0 the rook wins.
+/// With `sixty_move_fade` the same position's score shrinks as the count grows.
+#[test]
+fn the_sixty_move_rule_in_the_search() {
+    let value = |config: SearchConfig, clock: u32, depth: u32| {
+        let fen = format!("4k4/9/9/9/9/9/9/9/9/R2K5 w - - {clock} 80");
+        search_value(config, &fen, depth).0
+    };
+    let draw = SearchConfig {
+        sixty_move_draw: true,
+        ..SearchConfig::FULL
+    };
+    assert!(value(SearchConfig::FULL, 119, 4) > 500);
+    assert_eq!(value(draw, 119, 4), 0);
+    assert!(value(draw, 0, 4) > 500);
+    // The leaves lie a ply or two past the root's count: the score is about the unfaded one
+    // times (240 - count - 1) / 240.
+    let fade = SearchConfig {
+        sixty_move_fade: true,
+        ..SearchConfig::FULL
+    };
+    let whole = value(SearchConfig::FULL, 0, 1);
+    assert!(whole > 500, "{whole}");
+    for clock in [0, 60, 110] {
+        let expected = whole * (240 - clock as i32 - 1) / 240;
+        let faded = value(fade, clock, 1);
+        assert!(
+            (faded - expected).abs() <= expected / 100,
+            "count {clock}: {faded}"
+        );
+    }
+    assert_eq!(sixty_move_fade(1000, 0), 1000);
+    assert_eq!(sixty_move_fade(-1000, 60), -750);
+    assert_eq!(sixty_move_fade(1000, 120), 500);
+    assert_eq!(sixty_move_fade(1000, 500), 500);
 }

@@ -121,6 +121,12 @@ pub struct SearchConfig {
     /// share of root nodes spent below the best move sets how much of the planned time to
     /// use, in place of counting the iterations the best move has held.
     pub tm_node_share: bool,
+    /// The search knows the sixty-move rule: a node at the limit (after a move that is not
+    /// mate) is a draw.
+    pub sixty_move_draw: bool,
+    /// The static evaluation fades toward a draw as the sixty-move count grows (to half at
+    /// the limit), so that the side ahead prefers the capture that resets it.
+    pub sixty_move_fade: bool,
 }
 
 /// A switch `SearchConfig::with_switches` can name: its name and the field it sets.
@@ -156,6 +162,8 @@ const SWITCHES: &[Switch] = &[
     ("singular", |c| &mut c.singular),
     ("qs_futility", |c| &mut c.qs_futility),
     ("tm_node_share", |c| &mut c.tm_node_share),
+    ("sixty_move_draw", |c| &mut c.sixty_move_draw),
+    ("sixty_move_fade", |c| &mut c.sixty_move_fade),
 ];
 
 impl SearchConfig {
@@ -194,6 +202,8 @@ impl SearchConfig {
         singular: false,
         qs_futility: false,
         tm_node_share: false,
+        sixty_move_draw: false,
+        sixty_move_fade: false,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -229,6 +239,8 @@ impl SearchConfig {
         singular: false,
         qs_futility: false,
         tm_node_share: false,
+        sixty_move_draw: false,
+        sixty_move_fade: false,
     };
 
     /// This configuration with the switches of `spec` flipped: names separated by spaces or

@@ -4,8 +4,8 @@
 
 use super::heuristics::{cont_key, NO_CONT};
 use super::ordering::{MovePicker, OrderingHints};
-use super::repetition::repetition_score;
-use super::score::{from_tt, mate_in, mated_in, to_tt, INFINITE, MAX_PLY, WIN_BOUND};
+use super::repetition::{repetition_score, sixty_move_draw};
+use super::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MAX_PLY, WIN_BOUND};
 use super::see::see_ge;
 use super::worker::Searcher;
 use crate::board::{Move, Piece, PieceKind, Position};
@@ -92,6 +92,9 @@ impl Searcher {
         if !root {
             if let Some(score) = repetition_score(&mut self.pos, ply, self.config.repetition) {
                 return score;
+            }
+            if self.config.sixty_move_draw && sixty_move_draw(&mut self.pos) {
+                return DRAW;
             }
         }
         if depth <= 0 {

@@ -14,7 +14,10 @@
 
 use super::config::RepetitionRule;
 use super::score::{rule_loss_in, rule_win_in, DRAW};
-use crate::board::rules::{repetition_distance, rule_repetition, RepetitionVerdict};
+use crate::board::rules::{
+    most_checks_since_capture, repetition_distance, rule_repetition, sixty_move_rule_reached,
+    RepetitionVerdict, SIXTY_MOVE_PLIES,
+};
 use crate::board::Position;
 
 /// The score of the current node, `ply` plies below the root, if its position repeats and the
@@ -40,4 +43,23 @@ pub fn repetition_score(pos: &mut Position, ply: usize, rule: RepetitionRule) ->
         RepetitionVerdict::WinForSideToMove => rule_win_in(ply),
         RepetitionVerdict::LossForSideToMove => rule_loss_in(ply),
     })
+}
+
+/// True when the sixty-move rule draws the game at this node: the count has reached its limit
+/// (stretched by checks as the referee stretches it) and the side to move is not mated (mate
+/// and stalemate come first). Cheap below the limit, where it is nearly always called.
+#[inline]
+pub fn sixty_move_draw(pos: &mut Position) -> bool {
+    let plies = pos.plies_since_capture();
+    plies >= SIXTY_MOVE_PLIES
+        && sixty_move_rule_reached(plies, most_checks_since_capture(pos))
+        && !pos.has_no_legal_move()
+}
+
+/// `eval` faded toward a draw by the sixty-move count: whole at 0 plies, half at the limit.
+#[inline]
+pub fn sixty_move_fade(eval: i32, plies: u32) -> i32 {
+    let limit = SIXTY_MOVE_PLIES as i32;
+    let p = plies.min(SIXTY_MOVE_PLIES) as i32;
+    eval * (2 * limit - p) / (2 * limit)
 }

@@ -314,6 +314,16 @@ impl Searcher {
     /// Static evaluation, lazy outside (alpha, beta), through this thread's knowledge cache.
     #[inline]
     pub(crate) fn evaluate_lazy(&mut self, alpha: i32, beta: i32) -> i32 {
+        if self.config.sixty_move_fade {
+            // A lazy bound would not survive the scaling: evaluate in full, then fade.
+            let v = self.evaluate_unfaded(-i32::MAX, i32::MAX);
+            return super::repetition::sixty_move_fade(v, self.pos.plies_since_capture());
+        }
+        self.evaluate_unfaded(alpha, beta)
+    }
+
+    #[inline]
+    fn evaluate_unfaded(&mut self, alpha: i32, beta: i32) -> i32 {
         if let Some(stack) = &mut self.nnue {
             return eval::scale_network(&self.pos, stack.evaluate(self.pos.side_to_move()));
         }
