@@ -73,6 +73,7 @@ impl<W: Write> Coordinator<W> {
         }
         self.tt.new_search();
         self.next_id += 1;
+        let config = self.search_config();
         let allowed: Vec<Move> = if !restricted {
             Vec::new()
         } else {
@@ -91,7 +92,7 @@ impl<W: Write> Coordinator<W> {
             last_best: None,
             best_changes: 0,
             stable_iterations: 0,
-            node_share_tm: self.search_config().tm_node_share,
+            node_share_tm: config.tm_node_share,
             last_score: None,
             last_iteration: None,
             iteration_start: now,
@@ -102,7 +103,7 @@ impl<W: Write> Coordinator<W> {
             root,
             limits,
             allowed,
-            config: self.search_config(),
+            config,
             network: self.network_in_use(),
             main_thread_result: params.depth.is_some() && budget.is_none(),
         });

@@ -118,8 +118,8 @@ pub struct SearchConfig {
     /// with its victim's value and a margin is skipped (unless it gives check).
     pub qs_futility: bool,
     /// Time management (read by the coordinator, not the search): after an iteration, the
-    /// share of root nodes spent below the best move sets how much of the planned time to
-    /// use, in place of counting the iterations the best move has held.
+    /// share of root nodes spent below the best move scales the planned time further, on top
+    /// of the iterations the best move has held (`time::should_stop`).
     pub tm_node_share: bool,
     /// The search knows the sixty-move rule: a node at the limit (after a move that is not
     /// mate) is a draw.

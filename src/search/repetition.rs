@@ -11,6 +11,9 @@
 //! a win or loss **by rule** ([`rule_win_in`], a band just below the mate scores: it is not a
 //! mate) for the side to move when the other side, or itself, was the perpetual offender.
 //! With [`RepetitionRule::Draw`] every ruled repetition is a draw.
+//!
+//! The other draw by length of play, the sixty-move rule, is here too ([`sixty_move_draw`],
+//! [`sixty_move_fade`]); the search applies it only with its switches on.
 
 use super::config::RepetitionRule;
 use super::score::{rule_loss_in, rule_win_in, DRAW};

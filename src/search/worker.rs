@@ -256,8 +256,6 @@ impl Searcher {
         self.root_progress = Some(progress);
     }
 
-    /// Called at the root for each move tried.
-    #[inline]
     /// Counts `nodes` spent below the root move `m` in this iteration.
     pub(crate) fn add_root_nodes(&mut self, m: Move, nodes: u64) {
         match self.root_move_nodes.iter_mut().find(|(r, _)| *r == m) {
@@ -277,6 +275,8 @@ impl Searcher {
         (below * 1000).checked_div(total).map_or(1000, |p| p as u32)
     }
 
+    /// Called at the root for each move tried.
+    #[inline]
     pub(crate) fn note_root_move(&self, m: Move, number: usize, depth: i32) {
         if let Some(p) = &self.root_progress {
             p.depth.store(depth as u32, Ordering::Relaxed);
