@@ -201,6 +201,10 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
         c.sixty_move_draw = true;
         c.sixty_move_fade = true
     });
+    add("+ correction history (pawns, material)", &|c| {
+        c.corr_history = true
+    });
+    add("+ capture history", &|c| c.capture_history = true);
     let mut mtdf = SearchConfig::FULL;
     mtdf.driver = Driver::Mtdf;
     rows.push(("MTD(f), all on", mtdf));

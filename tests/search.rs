@@ -115,6 +115,8 @@ fn every_switch_on() -> SearchConfig {
         qs_futility: true,
         sixty_move_draw: true,
         sixty_move_fade: true,
+        corr_history: true,
+        capture_history: true,
         ..SearchConfig::FULL
     }
 }

@@ -127,6 +127,12 @@ pub struct SearchConfig {
     /// The static evaluation fades toward a draw as the sixty-move count grows (to half at
     /// the limit), so that the side ahead prefers the capture that resets it.
     pub sixty_move_fade: bool,
+    /// Correction history: the static evaluation is corrected by how far it missed the
+    /// search's results in positions with the same pawns and material (`correction`).
+    pub corr_history: bool,
+    /// Capture history: captures are ordered by the victim, then by how well the same
+    /// piece taking the same kind on the same square did before, then by the attacker.
+    pub capture_history: bool,
 }
 
 /// A switch `SearchConfig::with_switches` can name: its name and the field it sets.
@@ -164,6 +170,8 @@ const SWITCHES: &[Switch] = &[
     ("tm_node_share", |c| &mut c.tm_node_share),
     ("sixty_move_draw", |c| &mut c.sixty_move_draw),
     ("sixty_move_fade", |c| &mut c.sixty_move_fade),
+    ("corr_history", |c| &mut c.corr_history),
+    ("capture_history", |c| &mut c.capture_history),
 ];
 
 impl SearchConfig {
@@ -204,6 +212,8 @@ impl SearchConfig {
         tm_node_share: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
+        corr_history: false,
+        capture_history: false,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -241,6 +251,8 @@ impl SearchConfig {
         tm_node_share: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
+        corr_history: false,
+        capture_history: false,
     };
 
     /// This configuration with the switches of `spec` flipped: names separated by spaces or

@@ -156,10 +156,16 @@ impl Searcher {
                 }
             }
         }
-        let static_eval = match (in_check, tt_eval) {
+        // The evaluation as computed goes to the table; the search reads it corrected.
+        let raw_eval = match (in_check, tt_eval) {
             (true, _) => -INFINITE,
             (false, Some(e)) if e.abs() < WIN_BOUND => e,
             (false, _) => self.evaluate(),
+        };
+        let static_eval = if in_check {
+            raw_eval
+        } else {
+            self.corrected(raw_eval)
         };
         self.stack[ply].static_eval = static_eval;
         // What pruning compares with beta and alpha: the static evaluation, or the table's
@@ -306,6 +312,8 @@ impl Searcher {
         let mut legal = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
         let mut quiet_count = 0usize;
+        let mut captures_tried: [Move; 32] = [Move::NONE; 32];
+        let mut capture_count = 0usize;
 
         while let Some(m) = picker.next_move(&mut self.pos, &self.heur, &self.config) {
             if (restricted && !self.root_moves.contains(&m)) || m == excluded {
@@ -450,6 +458,10 @@ impl Searcher {
                 quiets_tried[quiet_count] = m;
                 quiet_count += 1;
             }
+            if capture && capture_count < captures_tried.len() {
+                captures_tried[capture_count] = m;
+                capture_count += 1;
+            }
             if score > best_score {
                 best_score = score;
                 if score > alpha {
@@ -461,6 +473,9 @@ impl Searcher {
                     if score >= beta {
                         if !capture {
                             self.reward_quiet(ply, m, depth, &quiets_tried[..quiet_count]);
+                        }
+                        if self.config.capture_history {
+                            self.reward_capture(m, depth, &captures_tried[..capture_count]);
                         }
                         break;
                     }
@@ -490,12 +505,44 @@ impl Searcher {
                 key,
                 best_move,
                 to_tt(best_score, ply),
-                static_eval,
+                raw_eval,
                 depth,
                 bound,
             );
         }
+        // Correction history learns from a quiet result whose bound says which side of the
+        // evaluation the true value lies on.
+        if self.config.corr_history
+            && !in_check
+            && !excluding
+            && best_score.abs() < WIN_BOUND
+            && (best_move.is_none() || !self.pos.is_capture(best_move))
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.corr.update(&self.pos, depth, best_score - static_eval);
+        }
         best_score
+    }
+
+    /// A static evaluation corrected by the correction history (when on), kept clear of
+    /// the decided scores.
+    #[inline]
+    pub(crate) fn corrected(&self, raw_eval: i32) -> i32 {
+        if !self.config.corr_history || raw_eval.abs() >= WIN_BOUND {
+            return raw_eval;
+        }
+        (raw_eval + self.correction()).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+    }
+
+    /// The correction history's correction for this position (0 when off).
+    #[inline]
+    pub(crate) fn correction(&self) -> i32 {
+        if self.config.corr_history {
+            self.corr.correction(&self.pos)
+        } else {
+            0
+        }
     }
 
     /// The per-move change to the LMR reduction: -1 for a killer or the counter-move, minus
@@ -573,6 +620,20 @@ impl Searcher {
                         self.heur.update_cont_history(prev, p, q, b);
                     }
                 }
+            }
+        }
+    }
+
+    /// Updates the capture history after a cutoff by `m`: rewarded if a capture, and the
+    /// captures tried before it punished.
+    fn reward_capture(&mut self, m: Move, depth: i32, tried: &[Move]) {
+        let bonus = (depth * depth).min(400) * 4;
+        for &c in tried {
+            if let (Some(p), Some(victim)) =
+                (self.pos.piece_at(c.from()), self.pos.piece_at(c.to()))
+            {
+                let b = if c == m { bonus } else { -bonus };
+                self.heur.update_capture_history(p, c, victim.kind(), b);
             }
         }
     }

@@ -64,8 +64,13 @@ impl Searcher {
                 return mated_in(ply);
             }
             best = match tt_eval {
-                Some(e) => e,
-                None => self.evaluate_lazy(alpha, beta),
+                Some(e) => self.corrected(e),
+                None => {
+                    // Lazy against the window as the correction will shift it.
+                    let c = self.correction();
+                    let v = self.evaluate_lazy(alpha.saturating_sub(c), beta.saturating_sub(c));
+                    self.corrected(v)
+                }
             };
             if best >= beta {
                 if use_tt && !deeper_stored {

@@ -1,6 +1,7 @@
 //! One thread's search: iterative deepening with aspiration windows (or MTD(f)) over `pvs`.
 
 use super::config::{Driver, SearchConfig};
+use super::correction::CorrectionHistory;
 use super::heuristics::Heuristics;
 use super::limits::Limits;
 use super::score::{is_decisive, INFINITE, MAX_PLY};
@@ -109,6 +110,7 @@ pub struct Searcher {
     pub(crate) pos: Position,
     pub(crate) tt: Arc<TranspositionTable>,
     pub(crate) heur: Heuristics,
+    pub(crate) corr: CorrectionHistory,
     pub(crate) eval_cache: eval::KnowledgeCache,
     /// The network's accumulators, when the network evaluates.
     nnue: Option<AccumulatorStack>,
@@ -147,6 +149,7 @@ impl Searcher {
             pos: Position::startpos(),
             tt,
             heur: Heuristics::new(),
+            corr: CorrectionHistory::new(),
             eval_cache: eval::KnowledgeCache::new(),
             nnue: None,
             config,
@@ -298,6 +301,7 @@ impl Searcher {
     /// Forgets the ordering heuristics (new game).
     pub fn clear_heuristics(&mut self) {
         self.heur.clear();
+        self.corr.clear();
     }
 
     /// Nodes searched by the last (or current) search.
