@@ -61,14 +61,8 @@ impl CorrectionHistory {
     /// Empty tables: no correction.
     pub fn new() -> CorrectionHistory {
         CorrectionHistory {
-            pawn: vec![[0; PAWN_SIZE]; 2]
-                .into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("two rows were allocated")),
-            material: vec![[0; MATERIAL_SIZE]; 2]
-                .into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("two rows were allocated")),
+            pawn: Box::new([[0; PAWN_SIZE]; 2]),
+            material: Box::new([[0; MATERIAL_SIZE]; 2]),
         }
     }
 
