@@ -150,7 +150,12 @@ pub struct AblationRow {
 /// with everything on for comparison.
 pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
     use crate::search::Driver;
-    let mut c = SearchConfig::PLAIN;
+    // The pool's vote is no search technique (one thread here): as in the full search, so
+    // that the row with everything the engine plays with equals `FULL`.
+    let mut c = SearchConfig {
+        smp_vote: true,
+        ..SearchConfig::PLAIN
+    };
     let mut rows = vec![("alpha-beta", c)];
     let mut add = |name: &'static str, f: &dyn Fn(&mut SearchConfig)| {
         f(&mut c);
@@ -205,6 +210,7 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
         c.corr_history = true
     });
     add("+ capture history", &|c| c.capture_history = true);
+    add("+ ProbCut", &|c| c.probcut = true);
     let mut mtdf = SearchConfig::FULL;
     mtdf.driver = Driver::Mtdf;
     rows.push(("MTD(f), all on", mtdf));

@@ -318,7 +318,8 @@ fn worker_loop(index: usize, core: Option<core_affinity::CoreId>, shared: Arc<Sh
         state.running -= 1;
         if state.running == 0 {
             state.clear_heuristics = false;
-            let result = choose_result(&state.results, job.main_thread_result);
+            let main_only = job.main_thread_result || !job.config.smp_vote;
+            let result = choose_result(&state.results, main_only);
             let _ = shared
                 .events
                 .send(PoolEvent::Finished { id: job.id, result });
@@ -373,8 +374,9 @@ fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) ->
     }
 }
 
-/// Picks the pool's answer: the main thread's for fixed-depth jobs; otherwise a vote weighted by
-/// depth and score (as Stockfish does), among threads that completed an iteration.
+/// Picks the pool's answer: the main thread's for fixed-depth jobs (and without `smp_vote`);
+/// otherwise a vote weighted by depth and score (as Stockfish does), among threads that
+/// completed an iteration.
 fn choose_result(results: &[Option<SearchResult>], main_only: bool) -> SearchResult {
     let total_nodes: u64 = results.iter().flatten().map(|r| r.nodes).sum();
     let main = results.first().cloned().flatten();
@@ -424,4 +426,46 @@ fn vote(done: &[&SearchResult]) -> SearchResult {
         }
     }
     best.clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::choose_result;
+    use crate::board::{Move, Position};
+    use crate::search::SearchResult;
+
+    fn result(m: Move, depth: u32, score: i32, nodes: u64) -> SearchResult {
+        SearchResult {
+            best_move: Some(m),
+            ponder: None,
+            score,
+            depth,
+            pv: vec![m],
+            nodes,
+        }
+    }
+
+    /// The vote weighs each thread by (score - lowest score + 14) x depth and sums them per
+    /// move; without it (fixed depth, or `-smp_vote`) the main thread answers. Both report
+    /// every thread's nodes.
+    #[test]
+    fn the_vote_and_the_main_threads_answer() {
+        let moves = Position::startpos().legal_moves();
+        let (a, b) = (moves.as_slice()[0], moves.as_slice()[1]);
+        let results = vec![
+            Some(result(a, 10, 20, 100)),
+            Some(result(b, 11, 30, 50)),
+            Some(result(b, 10, 25, 70)),
+        ];
+        // a: 14 x 10 = 140; b: 24 x 11 + 19 x 10 = 454, and its deeper thread answers.
+        let voted = choose_result(&results, false);
+        assert_eq!(
+            (voted.best_move, voted.depth, voted.score),
+            (Some(b), 11, 30)
+        );
+        assert_eq!(voted.nodes, 220);
+        let main = choose_result(&results, true);
+        assert_eq!((main.best_move, main.depth, main.score), (Some(a), 10, 20));
+        assert_eq!(main.nodes, 220);
+    }
 }

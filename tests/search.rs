@@ -117,6 +117,7 @@ fn every_switch_on() -> SearchConfig {
         sixty_move_fade: true,
         corr_history: true,
         capture_history: true,
+        probcut: true,
         ..SearchConfig::FULL
     }
 }

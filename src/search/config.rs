@@ -133,6 +133,12 @@ pub struct SearchConfig {
     /// Capture history: captures are ordered by the victim, then by how well the same
     /// piece taking the same kind on the same square did before, then by the attacker.
     pub capture_history: bool,
+    /// ProbCut: at a non-PV node, a capture whose reduced search beats beta by a margin
+    /// cuts the node (`probcut`).
+    pub probcut: bool,
+    /// Read by the thread pool, not the search: a timed search's answer is a vote among the
+    /// threads weighted by depth and score (on), or the main thread's (off).
+    pub smp_vote: bool,
 }
 
 /// A switch `SearchConfig::with_switches` can name: its name and the field it sets.
@@ -172,6 +178,8 @@ const SWITCHES: &[Switch] = &[
     ("sixty_move_fade", |c| &mut c.sixty_move_fade),
     ("corr_history", |c| &mut c.corr_history),
     ("capture_history", |c| &mut c.capture_history),
+    ("probcut", |c| &mut c.probcut),
+    ("smp_vote", |c| &mut c.smp_vote),
 ];
 
 impl SearchConfig {
@@ -214,6 +222,8 @@ impl SearchConfig {
         sixty_move_fade: false,
         corr_history: false,
         capture_history: false,
+        probcut: false,
+        smp_vote: true,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -253,6 +263,8 @@ impl SearchConfig {
         sixty_move_fade: false,
         corr_history: false,
         capture_history: false,
+        probcut: false,
+        smp_vote: false,
     };
 
     /// This configuration with the switches of `spec` flipped: names separated by spaces or

@@ -1,14 +1,14 @@
 //! Negamax principal variation search with the classic pruning: transposition-table cutoffs,
 //! mate-distance pruning, reverse futility, null move (with a zugzwang guard and verification),
-//! futility, SEE pruning, late-move pruning, late move reductions and the check extension. Each one has a switch.
+//! futility, ProbCut, SEE pruning, late-move pruning, late move reductions and the check extension. Each one has a switch.
 
-use super::heuristics::{cont_key, NO_CONT};
-use super::ordering::{MovePicker, OrderingHints};
+use super::ordering::MovePicker;
+use super::probcut::{PROBCUT_DEPTH, PROBCUT_MARGIN};
 use super::repetition::{repetition_score, sixty_move_draw};
 use super::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MAX_PLY, WIN_BOUND};
 use super::see::see_ge;
 use super::worker::Searcher;
-use crate::board::{Move, Piece, PieceKind, Position};
+use crate::board::{Move, PieceKind, Position};
 use crate::tt::Bound;
 
 /// Futility margins by remaining depth (index 0 unused).
@@ -43,8 +43,6 @@ const SINGULAR_MARGIN: i32 = 2;
 
 /// Internal iterative reduction applies from this depth.
 const IIR_DEPTH: i32 = 4;
-/// History per ply of LMR adjustment (history spans about ±16384).
-const LMR_HISTORY_DIVISOR: i32 = 8192;
 
 /// Late-move pruning works up to this depth.
 const LMP_DEPTH: i32 = 8;
@@ -249,6 +247,20 @@ impl Searcher {
                     let verified = self.pvs(depth - r, beta - 1, beta, ply, false, false);
                     if verified >= beta {
                         return verified;
+                    }
+                }
+            }
+            // ProbCut: a good capture that beats beta by a margin at reduced depth cuts,
+            // unless the table already says this node stays below that at enough depth.
+            if self.config.probcut && depth >= PROBCUT_DEPTH && beta.abs() < WIN_BOUND {
+                let pc_beta = beta + PROBCUT_MARGIN;
+                let stored_below = matches!(tt_value, Some((score, _)) if tt_depth >= depth - 3 && score < pc_beta);
+                if !stored_below {
+                    if let Some(score) = self.probcut(depth, pc_beta, static_eval, ply, raw_eval) {
+                        return score;
+                    }
+                    if self.stopped {
+                        return 0;
                     }
                 }
             }
@@ -523,119 +535,6 @@ impl Searcher {
             self.corr.update(&self.pos, depth, best_score - static_eval);
         }
         best_score
-    }
-
-    /// A static evaluation corrected by the correction history (when on), kept clear of
-    /// the decided scores.
-    #[inline]
-    pub(crate) fn corrected(&self, raw_eval: i32) -> i32 {
-        if !self.config.corr_history || raw_eval.abs() >= WIN_BOUND {
-            return raw_eval;
-        }
-        (raw_eval + self.correction()).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
-    }
-
-    /// The correction history's correction for this position (0 when off).
-    #[inline]
-    pub(crate) fn correction(&self) -> i32 {
-        if self.config.corr_history {
-            self.corr.correction(&self.pos)
-        } else {
-            0
-        }
-    }
-
-    /// The per-move change to the LMR reduction: -1 for a killer or the counter-move, minus
-    /// the history in units of `LMR_HISTORY_DIVISOR`, +1 when the position is not improving.
-    #[inline]
-    fn lmr_adjustment(
-        &self,
-        m: Move,
-        piece: Option<Piece>,
-        hints: &OrderingHints,
-        improving: bool,
-    ) -> i32 {
-        let mut r = i32::from(!improving);
-        if hints.killers.contains(&m) || hints.counter == m {
-            r -= 1;
-        }
-        if let Some(p) = piece {
-            r -= self.heur.history(p, m) / LMR_HISTORY_DIVISOR;
-        }
-        r
-    }
-
-    /// Killers and the counter-move for the node at `ply`.
-    fn ordering_hints(&self, ply: usize, tt_move: Move) -> OrderingHints {
-        let (prev, prev_piece) = if ply > 0 {
-            (self.stack[ply - 1].mv, self.stack[ply - 1].piece)
-        } else {
-            (Move::NONE, None)
-        };
-        OrderingHints {
-            cont: [self.cont_key(ply, 1), self.cont_key(ply, 2)],
-            tt_move,
-            killers: self.heur.killers(ply),
-            counter: match prev_piece {
-                Some(p) if !prev.is_none() => self.heur.counter(p, prev),
-                _ => Move::NONE,
-            },
-        }
-    }
-
-    /// The continuation-history key of the move `back` plies before the node at `ply`.
-    #[inline]
-    fn cont_key(&self, ply: usize, back: usize) -> usize {
-        if !self.config.cont_history || ply < back {
-            return NO_CONT;
-        }
-        let e = &self.stack[ply - back];
-        match e.piece {
-            Some(p) if !e.mv.is_none() => cont_key(p, e.mv),
-            _ => NO_CONT,
-        }
-    }
-
-    /// Updates killers, counter-move and history after a quiet move caused a cutoff.
-    fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
-        if self.config.killers {
-            self.heur.add_killer(ply, m);
-        }
-        if self.config.counter_move && ply > 0 {
-            if let Some(p) = self.stack[ply - 1].piece {
-                let prev = self.stack[ply - 1].mv;
-                if !prev.is_none() {
-                    self.heur.set_counter(p, prev, m);
-                }
-            }
-        }
-        if self.config.history {
-            let bonus = (depth * depth).min(400) * 4;
-            let cont = [self.cont_key(ply, 1), self.cont_key(ply, 2)];
-            for &q in tried {
-                if let Some(p) = self.pos.piece_at(q.from()) {
-                    let b = if q == m { bonus } else { -bonus };
-                    self.heur.update_history(p, q, b);
-                    for prev in cont {
-                        self.heur.update_cont_history(prev, p, q, b);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Updates the capture history after a cutoff by `m`: rewarded if a capture, and the
-    /// captures tried before it punished.
-    fn reward_capture(&mut self, m: Move, depth: i32, tried: &[Move]) {
-        let bonus = (depth * depth).min(400) * 4;
-        for &c in tried {
-            if let (Some(p), Some(victim)) =
-                (self.pos.piece_at(c.from()), self.pos.piece_at(c.to()))
-            {
-                let b = if c == m { bonus } else { -bonus };
-                self.heur.update_capture_history(p, c, victim.kind(), b);
-            }
-        }
     }
 
     /// Appends the child's PV behind `m` at `ply`.
