@@ -10,6 +10,13 @@ use crate::board::{Move, Piece};
 /// History per ply of LMR adjustment (history spans about ±16384).
 const LMR_HISTORY_DIVISOR: i32 = 8192;
 
+/// The bonus (and, negated, the malus) a cutoff at `depth` gives the quiet and capture
+/// histories alike.
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth).min(400) * 4
+}
+
 impl Searcher {
     /// A static evaluation corrected by the correction history (when on), kept clear of
     /// the decided scores.
@@ -96,7 +103,7 @@ impl Searcher {
             }
         }
         if self.config.history {
-            let bonus = (depth * depth).min(400) * 4;
+            let bonus = history_bonus(depth);
             let cont = [self.cont_key(ply, 1), self.cont_key(ply, 2)];
             for &q in tried {
                 if let Some(p) = self.pos.piece_at(q.from()) {
@@ -113,7 +120,7 @@ impl Searcher {
     /// Updates the capture history after a cutoff by `m`: rewarded if a capture, and the
     /// captures tried before it punished.
     pub(crate) fn reward_capture(&mut self, m: Move, depth: i32, tried: &[Move]) {
-        let bonus = (depth * depth).min(400) * 4;
+        let bonus = history_bonus(depth);
         for &c in tried {
             if let (Some(p), Some(victim)) =
                 (self.pos.piece_at(c.from()), self.pos.piece_at(c.to()))
