@@ -150,12 +150,7 @@ pub struct AblationRow {
 /// with everything on for comparison.
 pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
     use crate::search::Driver;
-    // The pool's vote is no search technique (one thread here): as in the full search, so
-    // that the row with everything the engine plays with equals `FULL`.
-    let mut c = SearchConfig {
-        smp_vote: true,
-        ..SearchConfig::PLAIN
-    };
+    let mut c = SearchConfig::PLAIN;
     let mut rows = vec![("alpha-beta", c)];
     let mut add = |name: &'static str, f: &dyn Fn(&mut SearchConfig)| {
         f(&mut c);
@@ -305,4 +300,22 @@ fn bstar_row(
             n = fens.len()
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ablation_ladder;
+    use crate::search::SearchConfig;
+
+    /// B*'s yardstick is the ladder's row equal to `FULL`: exactly one row must be the engine
+    /// as it plays, whatever switches are added to either.
+    #[test]
+    fn one_row_of_the_ladder_is_the_full_search() {
+        let full: Vec<&str> = ablation_ladder()
+            .into_iter()
+            .filter(|(_, c)| *c == SearchConfig::FULL)
+            .map(|(name, _)| name)
+            .collect();
+        assert_eq!(full, vec!["+ SEE (ordering, pruning)"]);
+    }
 }

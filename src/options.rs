@@ -40,6 +40,12 @@ pub struct Options {
     pub repetition_rule: RepetitionRule,
     /// Lazy SMP depth stagger for helper threads.
     pub stagger: bool,
+    /// A timed search answers with a vote among the threads weighted by depth and score
+    /// (true), or with the main thread's result (false).
+    pub smp_vote: bool,
+    /// The soft time limit also reads the best move's share of the root nodes
+    /// (`time::should_stop`), on top of how many iterations the best move has held.
+    pub time_node_share: bool,
     /// Verbose info output.
     pub debug: bool,
     /// Offer and accept draws, resign lost games (`draw`/`resign` suffixes).
@@ -129,6 +135,8 @@ impl Options {
             driver: Driver::Pvs,
             repetition_rule: RepetitionRule::Asian,
             stagger: true,
+            smp_vote: true,
+            time_node_share: false,
             debug: false,
             draw_resign: false,
             rank_base_one: false,
@@ -265,6 +273,14 @@ impl Options {
                 self.stagger = check(value)?;
                 Effect::None
             }
+            "smpvote" => {
+                self.smp_vote = check(value)?;
+                Effect::None
+            }
+            "timenodeshare" => {
+                self.time_node_share = check(value)?;
+                Effect::None
+            }
             "debug" => {
                 self.debug = check(value)?;
                 Effect::None
@@ -359,6 +375,8 @@ impl Options {
             "option searchdriver type combo var pvs var mtdf var sssstar var bstar default pvs".to_string(),
             "option repetitionrule type combo var asian var draw default asian".to_string(),
             "option smpstagger type check default true".to_string(),
+            "option smpvote type check default true".to_string(),
+            "option timenodeshare type check default false".to_string(),
             "option drawresign type check default false".to_string(),
             format!("option usennue type check default {}", crate::eval::nnue::USE_BY_DEFAULT),
             "option evalfile type string default <empty>".to_string(),
@@ -385,6 +403,8 @@ impl Options {
             format!("PinThreads -check {}", flag(self.pin_threads)),
             format!("SearchDriver -combo {driver}"),
             format!("SMPStagger -check {}", flag(self.stagger)),
+            format!("SMPVote -check {}", flag(self.smp_vote)),
+            format!("TimeNodeShare -check {}", flag(self.time_node_share)),
             format!("UseNNUE -check {}", flag(self.use_nnue)),
             format!("EvalFile -file {}", self.eval_file),
             "Clear Hash -button".to_string(),
@@ -412,6 +432,8 @@ impl Options {
             "option name SearchDriver type combo default pvs var pvs var mtdf var sssstar var bstar".to_string(),
             "option name RepetitionRule type combo default asian var asian var draw".to_string(),
             "option name SMPStagger type check default true".to_string(),
+            "option name SMPVote type check default true".to_string(),
+            "option name TimeNodeShare type check default false".to_string(),
             format!(
                 "option name UseNNUE type check default {}",
                 crate::eval::nnue::USE_BY_DEFAULT

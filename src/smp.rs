@@ -318,8 +318,7 @@ fn worker_loop(index: usize, core: Option<core_affinity::CoreId>, shared: Arc<Sh
         state.running -= 1;
         if state.running == 0 {
             state.clear_heuristics = false;
-            let main_only = job.main_thread_result || !job.config.smp_vote;
-            let result = choose_result(&state.results, main_only);
+            let result = choose_result(&state.results, job.main_thread_result);
             let _ = shared
                 .events
                 .send(PoolEvent::Finished { id: job.id, result });
@@ -374,7 +373,7 @@ fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) ->
     }
 }
 
-/// Picks the pool's answer: the main thread's for fixed-depth jobs (and without `smp_vote`);
+/// Picks the pool's answer: the main thread's for fixed-depth jobs (and with `SMPVote` off);
 /// otherwise a vote weighted by depth and score (as Stockfish does), among threads that
 /// completed an iteration.
 fn choose_result(results: &[Option<SearchResult>], main_only: bool) -> SearchResult {
@@ -446,7 +445,7 @@ mod tests {
     }
 
     /// The vote weighs each thread by (score - lowest score + 14) x depth and sums them per
-    /// move; without it (fixed depth, or `-smp_vote`) the main thread answers. Both report
+    /// move; without it (fixed depth, or `SMPVote false`) the main thread answers. Both report
     /// every thread's nodes.
     #[test]
     fn the_vote_and_the_main_threads_answer() {

@@ -92,7 +92,7 @@ impl<W: Write> Coordinator<W> {
             last_best: None,
             best_changes: 0,
             stable_iterations: 0,
-            node_share_tm: config.tm_node_share,
+            node_share_tm: self.options.time_node_share,
             last_score: None,
             last_iteration: None,
             iteration_start: now,
@@ -105,7 +105,9 @@ impl<W: Write> Coordinator<W> {
             allowed,
             config,
             network: self.network_in_use(),
-            main_thread_result: params.depth.is_some() && budget.is_none(),
+            // Fixed-depth searches answer with the main thread's result, reproducibly.
+            main_thread_result: (params.depth.is_some() && budget.is_none())
+                || !self.options.smp_vote,
         });
     }
 

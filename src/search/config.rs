@@ -117,10 +117,6 @@ pub struct SearchConfig {
     /// Quiescence delta pruning: a capture that cannot lift the stand-pat to alpha even
     /// with its victim's value and a margin is skipped (unless it gives check).
     pub qs_futility: bool,
-    /// Time management (read by the coordinator, not the search): after an iteration, the
-    /// share of root nodes spent below the best move scales the planned time further, on top
-    /// of the iterations the best move has held (`time::should_stop`).
-    pub tm_node_share: bool,
     /// The search knows the sixty-move rule: a node at the limit (after a move that is not
     /// mate) is a draw.
     pub sixty_move_draw: bool,
@@ -136,9 +132,6 @@ pub struct SearchConfig {
     /// ProbCut: at a non-PV node, a capture whose reduced search beats beta by a margin
     /// cuts the node (`probcut`).
     pub probcut: bool,
-    /// Read by the thread pool, not the search: a timed search's answer is a vote among the
-    /// threads weighted by depth and score (on), or the main thread's (off).
-    pub smp_vote: bool,
 }
 
 /// A switch `SearchConfig::with_switches` can name: its name and the field it sets.
@@ -173,13 +166,11 @@ const SWITCHES: &[Switch] = &[
     ("check_ext_see", |c| &mut c.check_ext_see),
     ("singular", |c| &mut c.singular),
     ("qs_futility", |c| &mut c.qs_futility),
-    ("tm_node_share", |c| &mut c.tm_node_share),
     ("sixty_move_draw", |c| &mut c.sixty_move_draw),
     ("sixty_move_fade", |c| &mut c.sixty_move_fade),
     ("corr_history", |c| &mut c.corr_history),
     ("capture_history", |c| &mut c.capture_history),
     ("probcut", |c| &mut c.probcut),
-    ("smp_vote", |c| &mut c.smp_vote),
 ];
 
 impl SearchConfig {
@@ -217,13 +208,11 @@ impl SearchConfig {
         check_ext_see: false,
         singular: false,
         qs_futility: false,
-        tm_node_share: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
         corr_history: false,
         capture_history: false,
         probcut: false,
-        smp_vote: true,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -258,13 +247,11 @@ impl SearchConfig {
         check_ext_see: false,
         singular: false,
         qs_futility: false,
-        tm_node_share: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
         corr_history: false,
         capture_history: false,
         probcut: false,
-        smp_vote: false,
     };
 
     /// This configuration with the switches of `spec` flipped: names separated by spaces or
