@@ -56,9 +56,9 @@ struct BenchArgs {
     /// Positions file (one FEN a line, '#' comments) instead of the built-in list
     #[arg(long, value_name = "FILE")]
     fens: Option<String>,
-    /// No Lazy SMP depth stagger for helper threads
-    #[arg(long = "no-stagger")]
-    no_stagger: bool,
+    /// Helpers run the Lazy SMP depth stagger (the engine's SMPStagger; off by default)
+    #[arg(long)]
+    stagger: bool,
     /// Do not pin threads to cores
     #[arg(long = "no-pin")]
     no_pin: bool,
@@ -215,7 +215,7 @@ fn bench_command(args: BenchArgs) -> Result<(), CliError> {
     if let Some(h) = args.hash {
         options.hash_mib = h as usize;
     }
-    options.stagger = !args.no_stagger;
+    options.stagger = args.stagger;
     options.pin = !args.no_pin;
     options.large_pages = !args.no_large_pages;
     if let Some(path) = &args.evalfile {

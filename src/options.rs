@@ -38,10 +38,11 @@ pub struct Options {
     pub driver: Driver,
     /// How the search scores repetitions: the Asian rules, or every repetition a draw.
     pub repetition_rule: RepetitionRule,
-    /// Lazy SMP depth stagger for helper threads.
+    /// Lazy SMP depth stagger for helper threads (off: every thread runs the same iterations).
     pub stagger: bool,
     /// A timed search answers with a vote among the threads weighted by depth and score
-    /// (true), or with the main thread's result (false).
+    /// (true), or with the main thread's result (false). Both default off: the plainer pool
+    /// won in games (README, Threads).
     pub smp_vote: bool,
     /// The soft time limit also reads the best move's share of the root nodes
     /// (`time::should_stop`), on top of how many iterations the best move has held.
@@ -134,8 +135,8 @@ impl Options {
             randomness: Level::None,
             driver: Driver::Pvs,
             repetition_rule: RepetitionRule::Asian,
-            stagger: true,
-            smp_vote: true,
+            stagger: false,
+            smp_vote: false,
             time_node_share: false,
             debug: false,
             draw_resign: false,
@@ -374,8 +375,8 @@ impl Options {
             "option randomness type combo var none var tiny var small var medium var large var huge default none".to_string(),
             "option searchdriver type combo var pvs var mtdf var sssstar var bstar default pvs".to_string(),
             "option repetitionrule type combo var asian var draw default asian".to_string(),
-            "option smpstagger type check default true".to_string(),
-            "option smpvote type check default true".to_string(),
+            "option smpstagger type check default false".to_string(),
+            "option smpvote type check default false".to_string(),
             "option timenodeshare type check default false".to_string(),
             "option drawresign type check default false".to_string(),
             format!("option usennue type check default {}", crate::eval::nnue::USE_BY_DEFAULT),
@@ -431,8 +432,8 @@ impl Options {
             "option name PinThreads type check default true".to_string(),
             "option name SearchDriver type combo default pvs var pvs var mtdf var sssstar var bstar".to_string(),
             "option name RepetitionRule type combo default asian var asian var draw".to_string(),
-            "option name SMPStagger type check default true".to_string(),
-            "option name SMPVote type check default true".to_string(),
+            "option name SMPStagger type check default false".to_string(),
+            "option name SMPVote type check default false".to_string(),
             "option name TimeNodeShare type check default false".to_string(),
             format!(
                 "option name UseNNUE type check default {}",

@@ -143,7 +143,7 @@ impl WorkerPool {
                 .collect(),
             tt,
             events,
-            stagger: AtomicBool::new(true),
+            stagger: AtomicBool::new(false),
             main_depth: AtomicU32::new(0),
             root_progress: Arc::new(RootProgress::default()),
         });

@@ -152,7 +152,7 @@ fn help_and_version_on_every_command() {
     }
     let (code, out, _) = pao(&["help", "bench"]);
     assert_eq!(code, 0);
-    assert!(out.contains("--no-stagger"), "{out}");
+    assert!(out.contains("--stagger"), "{out}");
     for flag in ["--version", "-V"] {
         let (code, out, _) = pao(&[flag]);
         assert_eq!(

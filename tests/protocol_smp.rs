@@ -12,7 +12,7 @@ fn the_policies_are_advertised_and_checked_in_every_dialect() {
     e.send("ucci");
     let (_, lines) = e.expect_prefix("ucciok");
     for expected in [
-        "option smpvote type check default true",
+        "option smpvote type check default false",
         "option timenodeshare type check default false",
     ] {
         assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
@@ -24,7 +24,7 @@ fn the_policies_are_advertised_and_checked_in_every_dialect() {
     e.send("uci");
     let (_, lines) = e.expect_prefix("uciok");
     for expected in [
-        "option name SMPVote type check default true",
+        "option name SMPVote type check default false",
         "option name TimeNodeShare type check default false",
     ] {
         assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
@@ -36,7 +36,7 @@ fn the_policies_are_advertised_and_checked_in_every_dialect() {
     e.send("xboard");
     e.send("protover 2");
     let lines = e.expect_exact_eventually("feature done=1");
-    for expected in ["SMPVote -check 1", "TimeNodeShare -check 0"] {
+    for expected in ["SMPVote -check 0", "TimeNodeShare -check 0"] {
         assert!(
             lines
                 .iter()
