@@ -69,7 +69,7 @@ impl Default for BenchOptions {
             hash_mib: 16,
             pin: true,
             large_pages: true,
-            stagger: false,
+            stagger: crate::smp::DEFAULT_STAGGER,
             config: SearchConfig::FULL,
             network: crate::eval::nnue::embedded().filter(|_| crate::eval::nnue::USE_BY_DEFAULT),
         }

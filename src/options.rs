@@ -2,6 +2,7 @@
 //! at the edge so the coordinator only ever sees valid values.
 
 use crate::search::{Driver, RepetitionRule};
+use crate::smp::{DEFAULT_STAGGER, DEFAULT_VOTE};
 
 /// Largest accepted hash size in MiB (16 TiB); what the machine can give is checked on allocation.
 pub const MAX_HASH_MIB: usize = 1 << 24;
@@ -41,8 +42,7 @@ pub struct Options {
     /// Lazy SMP depth stagger for helper threads (off: every thread runs the same iterations).
     pub stagger: bool,
     /// A timed search answers with a vote among the threads weighted by depth and score
-    /// (true), or with the main thread's result (false). Both default off: the plainer pool
-    /// won in games (README, Threads).
+    /// (true), or with the main thread's result (false).
     pub smp_vote: bool,
     /// The soft time limit also reads the best move's share of the root nodes
     /// (`time::should_stop`), on top of how many iterations the best move has held.
@@ -135,8 +135,8 @@ impl Options {
             randomness: Level::None,
             driver: Driver::Pvs,
             repetition_rule: RepetitionRule::Asian,
-            stagger: false,
-            smp_vote: false,
+            stagger: DEFAULT_STAGGER,
+            smp_vote: DEFAULT_VOTE,
             time_node_share: false,
             debug: false,
             draw_resign: false,
@@ -375,8 +375,8 @@ impl Options {
             "option randomness type combo var none var tiny var small var medium var large var huge default none".to_string(),
             "option searchdriver type combo var pvs var mtdf var sssstar var bstar default pvs".to_string(),
             "option repetitionrule type combo var asian var draw default asian".to_string(),
-            "option smpstagger type check default false".to_string(),
-            "option smpvote type check default false".to_string(),
+            format!("option smpstagger type check default {DEFAULT_STAGGER}"),
+            format!("option smpvote type check default {DEFAULT_VOTE}"),
             "option timenodeshare type check default false".to_string(),
             "option drawresign type check default false".to_string(),
             format!("option usennue type check default {}", crate::eval::nnue::USE_BY_DEFAULT),
@@ -432,8 +432,8 @@ impl Options {
             "option name PinThreads type check default true".to_string(),
             "option name SearchDriver type combo default pvs var pvs var mtdf var sssstar var bstar".to_string(),
             "option name RepetitionRule type combo default asian var asian var draw".to_string(),
-            "option name SMPStagger type check default false".to_string(),
-            "option name SMPVote type check default false".to_string(),
+            format!("option name SMPStagger type check default {DEFAULT_STAGGER}"),
+            format!("option name SMPVote type check default {DEFAULT_VOTE}"),
             "option name TimeNodeShare type check default false".to_string(),
             format!(
                 "option name UseNNUE type check default {}",

@@ -2,7 +2,8 @@
 //! changes), pinned to cores, parked on a condvar between searches. Every worker runs iterative
 //! deepening on the same root with its own position and heuristics; they share only the
 //! transposition table, the stop flag and per-thread node counters on their own cache lines.
-//! Helpers stagger their depths so that the pool spreads over neighbouring depths.
+//! By default every thread runs the same iterations and the main thread answers; the depth
+//! stagger and the vote are options (`DEFAULT_STAGGER`, `DEFAULT_VOTE`).
 
 use crate::board::{Move, Position};
 use crate::eval::nnue::Network;
@@ -101,6 +102,12 @@ pub struct WorkerPool {
 // to depth against 1.49x for the classic alternating schedule). Helper 1 runs every depth
 // ahead; helpers 2.. also skip iteration d when ((d + PHASE[i]) / SIZE[i]) is odd (the classic
 // Stockfish schedule), so that a large pool spreads over main+1, main+2, main+3.
+/// The pool's defaults, which won in games against the stagger with the vote (README, Threads:
+/// "The pool in Elo"): every thread runs the same iterations...
+pub const DEFAULT_STAGGER: bool = false;
+/// ...and a timed search answers with the main thread's result, not the threads' vote.
+pub const DEFAULT_VOTE: bool = false;
+
 const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
@@ -143,7 +150,7 @@ impl WorkerPool {
                 .collect(),
             tt,
             events,
-            stagger: AtomicBool::new(false),
+            stagger: AtomicBool::new(DEFAULT_STAGGER),
             main_depth: AtomicU32::new(0),
             root_progress: Arc::new(RootProgress::default()),
         });
