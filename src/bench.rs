@@ -102,6 +102,7 @@ pub fn run(
         pool.clear_heuristics();
         let start = Instant::now();
         pool.start(Job {
+            tablebases: None,
             id: id as u64,
             root: pos,
             limits: Limits::depth(options.depth),

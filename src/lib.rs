@@ -5,6 +5,7 @@ pub mod bench;
 pub mod board;
 pub mod book;
 pub mod coordinator;
+pub mod egtb;
 pub mod eval;
 pub mod options;
 pub mod protocol;

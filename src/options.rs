@@ -59,6 +59,10 @@ pub struct Options {
     pub use_nnue: bool,
     /// Net file to load; empty = the net embedded in the binary.
     pub eval_file: String,
+    /// Directory of endgame tables; empty = none.
+    pub egtb_path: String,
+    /// Probe the endgame tables (UCCI `useegtb`).
+    pub use_egtb: bool,
     /// Root lines per iteration (MultiPV).
     pub multipv: usize,
     /// UCI: add `wdl W D L` to the info lines.
@@ -144,6 +148,8 @@ impl Options {
             rank_base_explicit: false,
             use_nnue: crate::eval::nnue::USE_BY_DEFAULT,
             eval_file: String::new(),
+            egtb_path: String::new(),
+            use_egtb: true,
             multipv: 1,
             show_wdl: false,
             analyse_mode: false,
@@ -174,6 +180,8 @@ pub enum Effect {
     Book,
     /// Load the net file (`eval_file`), or check that a net is there (`use_nnue`).
     Network,
+    /// Open the endgame tables of `egtb_path`.
+    Tablebases,
 }
 
 fn parse_bool(value: &str) -> Option<bool> {
@@ -303,6 +311,19 @@ impl Options {
                 };
                 Effect::Network
             }
+            "egtbpath" | "egtbpaths" => {
+                let v = value.trim();
+                self.egtb_path = if v == "<empty>" {
+                    String::new()
+                } else {
+                    v.to_string()
+                };
+                Effect::Tablebases
+            }
+            "useegtb" => {
+                self.use_egtb = check(value)?;
+                Effect::None
+            }
             "newgame" | "clearhash" => Effect::NewGame,
             "ucivariant" => {
                 if !value.trim().eq_ignore_ascii_case("xiangqi") {
@@ -343,9 +364,7 @@ impl Options {
                 Effect::None
             }
             // Accepted for compatibility with GUIs; Pao has no use for them.
-            "batch" | "usehash" | "useegtb" | "egtbpaths" | "idle" | "promotion" | "style" => {
-                Effect::None
-            }
+            "batch" | "usehash" | "idle" | "promotion" | "style" => Effect::None,
             _ if strict => return Err(format!("unknown option '{name}'")),
             _ => Effect::None,
         })
@@ -381,6 +400,8 @@ impl Options {
             "option drawresign type check default false".to_string(),
             format!("option usennue type check default {}", crate::eval::nnue::USE_BY_DEFAULT),
             "option evalfile type string default <empty>".to_string(),
+            "option useegtb type check default true".to_string(),
+            "option egtbpath type string default <empty>".to_string(),
             "option newgame type button".to_string(),
         ]
     }
@@ -408,6 +429,7 @@ impl Options {
             format!("TimeNodeShare -check {}", flag(self.time_node_share)),
             format!("UseNNUE -check {}", flag(self.use_nnue)),
             format!("EvalFile -file {}", self.eval_file),
+            format!("EGTBPath -path {}", self.egtb_path),
             "Clear Hash -button".to_string(),
         ]
     }
@@ -440,6 +462,7 @@ impl Options {
                 crate::eval::nnue::USE_BY_DEFAULT
             ),
             "option name EvalFile type string default <empty>".to_string(),
+            "option name EGTBPath type string default <empty>".to_string(),
             "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
             "option name UCI_RankBase type spin default 0 min 0 max 1".to_string(),
         ]

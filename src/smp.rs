@@ -64,6 +64,8 @@ pub struct Job {
     pub network: Option<Arc<Network>>,
     /// When true, the result is the main thread's (fixed-depth searches are reproducible).
     pub main_thread_result: bool,
+    /// Endgame tables to probe (`None`: none).
+    pub tablebases: Option<Arc<crate::egtb::Tablebases>>,
 }
 
 struct State {
@@ -337,6 +339,7 @@ fn worker_loop(index: usize, core: Option<core_affinity::CoreId>, shared: Arc<Sh
 fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) -> SearchResult {
     searcher.set_config(job.config);
     searcher.set_network(job.network.clone());
+    searcher.set_tablebases(job.tablebases.clone());
     let mut limits = job.limits.clone();
     limits.stop = Arc::clone(&shared.stop);
     let stagger = shared.stagger.load(Ordering::Relaxed);

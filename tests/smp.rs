@@ -14,6 +14,7 @@ fn fens() -> Vec<&'static str> {
 
 fn job(id: u64, fen: &str, depth: u32, main_only: bool) -> Job {
     Job {
+        tablebases: None,
         id,
         root: Position::from_fen(fen).expect("bench FEN"),
         limits: Limits::depth(depth),

@@ -59,6 +59,13 @@ impl<W: Write> Coordinator<W> {
         {
             return;
         }
+        if params.searchmoves.is_empty()
+            && !params.ponder
+            && !params.infinite
+            && self.play_from_tablebases(&legal)
+        {
+            return;
+        }
         let us = root.side_to_move();
         let budget = time::budget(&params, us, self.options.move_overhead_ms);
         let now = Instant::now();
@@ -72,6 +79,9 @@ impl<W: Write> Coordinator<W> {
             limits.deadline = Some(now + Duration::from_millis(b.hard_ms));
         }
         self.tt.new_search();
+        if let Some(t) = &self.tablebases {
+            t.reset_hits();
+        }
         self.next_id += 1;
         let config = self.search_config();
         let allowed: Vec<Move> = if !restricted {
@@ -105,6 +115,7 @@ impl<W: Write> Coordinator<W> {
             allowed,
             config,
             network: self.network_in_use(),
+            tablebases: self.tablebases_in_use(),
             // Fixed-depth searches answer with the main thread's result, reproducibly.
             main_thread_result: (params.depth.is_some() && budget.is_none())
                 || !self.options.smp_vote,
@@ -249,6 +260,7 @@ impl<W: Write> Coordinator<W> {
     }
 
     pub(super) fn print_final(&mut self, best: Option<Move>, ponder: Option<Move>, draw: bool) {
+        self.report_tablebase_errors();
         if self.dialect == Some(Dialect::Cecp) {
             self.cecp_bestmove(best, ponder);
             return;

@@ -15,6 +15,7 @@ mod lifecycle;
 mod report;
 mod settings;
 mod stdio;
+mod tablebase;
 
 pub use stdio::run_stdio;
 
@@ -85,6 +86,8 @@ pub struct Coordinator<W: Write> {
     rng: u64,
     /// The loaded network (the embedded one unless `EvalFile` named another).
     network: Option<Arc<Network>>,
+    /// The endgame tables of `EGTBPath`, when it names any.
+    tablebases: Option<Arc<crate::egtb::Tablebases>>,
     /// The workers are clearing the table (the id given to the pool).
     clearing: Option<u64>,
     /// `isready` arrived during a clear: answer when it is done.
@@ -134,6 +137,7 @@ impl<W: Write> Coordinator<W> {
             quit_pending: false,
             books: BookSet::default(),
             network: crate::eval::nnue::embedded(),
+            tablebases: None,
             clearing: None,
             ready_pending: false,
             // Book choices vary from game to game; nothing else depends on this seed.

@@ -57,6 +57,7 @@ impl<W: Write> Coordinator<W> {
         let hashfull = self.tt.hashfull();
         let rank_base = self.rank_base();
         let dialect = self.dialect.unwrap_or(Dialect::Ucci);
+        let tbhits = self.tablebases_in_use().map(|t| t.hits());
         let Some(a) = self.active.as_mut() else {
             return;
         };
@@ -95,6 +96,7 @@ impl<W: Write> Coordinator<W> {
                         pv: l.pv.clone(),
                         multipv: numbered.then_some(i + 1),
                         wdl: show_wdl.then(|| wdl(l.score)),
+                        tbhits,
                     },
                     rank_base,
                 )

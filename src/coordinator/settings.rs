@@ -48,6 +48,7 @@ impl<W: Write> Coordinator<W> {
                 }
             },
             Ok(Effect::Respawn) => self.respawn(),
+            Ok(Effect::Tablebases) => self.open_tablebases(),
             Ok(Effect::Network) => {
                 if let Err(e) = self.load_network() {
                     self.options = before;

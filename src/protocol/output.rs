@@ -25,6 +25,8 @@ pub struct InfoLine {
     pub multipv: Option<usize>,
     /// Per-mille win, draw, loss (`wdl W D L`, UCI_ShowWDL), else `None`.
     pub wdl: Option<(u32, u32, u32)>,
+    /// Endgame-table probes the search took (`tbhits N`) when tables are in use.
+    pub tbhits: Option<u64>,
 }
 
 /// The score field: UCCI prints the integer (mate = +-(30000 - plies)); UCI prints `cp` or
@@ -80,6 +82,9 @@ pub fn format_info(dialect: Dialect, info: &InfoLine, rank_base: RankBase) -> St
         nps,
         info.hashfull
     );
+    if let Some(hits) = info.tbhits {
+        line.push_str(&format!(" tbhits {hits}"));
+    }
     if !info.pv.is_empty() {
         line.push_str(" pv");
         for &m in &info.pv {

@@ -15,6 +15,7 @@ pub mod reference;
 pub mod repetition;
 pub mod score;
 pub mod see;
+mod tablebase;
 pub mod wdl;
 pub mod worker;
 

@@ -7,6 +7,7 @@ use super::probcut::{PROBCUT_DEPTH, PROBCUT_MARGIN};
 use super::repetition::{repetition_score, sixty_move_draw};
 use super::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MAX_PLY, WIN_BOUND};
 use super::see::see_ge;
+use super::tablebase::TB_DEPTH;
 use super::worker::Searcher;
 use crate::board::{Move, PieceKind, Position};
 use crate::tt::Bound;
@@ -152,6 +153,19 @@ impl Searcher {
                     self.horizon = true;
                     return score;
                 }
+            }
+        }
+        if !root && !excluding {
+            if let Some(score) = self.probe_tablebases(ply) {
+                self.tt.store(
+                    key,
+                    Move::NONE,
+                    to_tt(score, ply),
+                    score,
+                    TB_DEPTH,
+                    Bound::Exact,
+                );
+                return score;
             }
         }
         // The evaluation as computed goes to the table; the search reads it corrected.

@@ -114,6 +114,8 @@ pub struct Searcher {
     pub(crate) eval_cache: eval::KnowledgeCache,
     /// The network's accumulators, when the network evaluates.
     nnue: Option<AccumulatorStack>,
+    /// Endgame tables probed at nodes whose material they cover.
+    pub(crate) tablebases: Option<Arc<crate::egtb::Tablebases>>,
     pub(crate) config: SearchConfig,
     pub(crate) nodes: u64,
     pub(crate) seldepth: usize,
@@ -152,6 +154,7 @@ impl Searcher {
             corr: CorrectionHistory::new(),
             eval_cache: eval::KnowledgeCache::new(),
             nnue: None,
+            tablebases: None,
             config,
             nodes: 0,
             seldepth: 0,
@@ -377,6 +380,11 @@ impl Searcher {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// Probes `tables` in the search (`None`: no tables).
+    pub fn set_tablebases(&mut self, tables: Option<Arc<crate::egtb::Tablebases>>) {
+        self.tablebases = tables.filter(|t| !t.is_empty());
     }
 
     fn publish_nodes(&mut self) {

@@ -2,6 +2,8 @@
 
 mod book;
 mod datagen;
+mod egtb;
+mod egtb_verify;
 mod fake_engine;
 mod hashclear;
 mod judge;
@@ -37,6 +39,8 @@ enum Command {
     Openings(openings_gen::GenConfig),
     /// Self-play training data for the network (and `datagen stats FILE`)
     Datagen(datagen::DatagenArgs),
+    /// Endgame tablebases: generate, list, probe, stats, verify
+    Egtb(egtb::EgtbArgs),
     /// Rule on a game: ongoing, or who won and why
     Judge(judge::JudgeArgs),
     /// Stop-to-bestmove times at several thread counts
@@ -95,6 +99,7 @@ impl Command {
             Command::Train(_) => "train",
             Command::SynthData(_) => "synth-data",
             Command::Datagen(_) => "datagen",
+            Command::Egtb(_) => "egtb",
             Command::Judge(_) => "judge",
             Command::Latency(_) => "latency",
             Command::Wdlfit(_) => "wdlfit",
@@ -133,6 +138,7 @@ fn main() {
         Command::Train(a) => a.run(train::usage, train::args::parse, train::run),
         Command::SynthData(a) => train::synth::run(a),
         Command::Datagen(a) => datagen::run(a),
+        Command::Egtb(a) => egtb::run(a),
         Command::Judge(a) => judge::run(a),
         Command::Latency(a) => latency::run(a),
         Command::Wdlfit(a) => wdlfit::run(a),

@@ -1,0 +1,112 @@
+//! Draws that hang on perpetual check.
+//!
+//! Retrograde analysis counts every cycle as a draw. Under the Asian rules a side that checks
+//! with every move of a repetition loses, so some of those draws are losses for the checker.
+//! For each colour X as the possible perpetual checker, the largest set Y of drawn positions
+//! is found such that
+//! - with X to move, X has a drawing move and every one of them is a check leading into Y
+//!   (X cannot keep the draw without checking, and cannot leave the set), and
+//! - with the other side to move, it has a drawing move into Y (it can steer back into it).
+//!
+//! Y is found by removing positions that break the conditions until none does (a greatest
+//! fixed point). Every position of either colour's Y is marked a rule draw: the search does
+//! not take it as exact and searches it under the full repetition rules instead. The set is
+//! an upper bound on the draws the rule overturns: it ignores that the defender's own moves
+//! may check or chase as well, which makes the repetition a draw again.
+
+use super::generate::child_outcome;
+use super::index::{placement_of, position_of, TableIndex};
+use super::value::{Outcome, DRAW, RULE_DRAW};
+use super::Tablebases;
+use crate::board::{Color, MoveList};
+use rayon::prelude::*;
+
+/// Marks the rule draws in `codes` and returns how many there are.
+pub fn mark_rule_draws(
+    index: &TableIndex,
+    codes: &mut [u16],
+    below: &Tablebases,
+) -> Result<u64, String> {
+    let mut marked = vec![false; codes.len()];
+    for checker in Color::BOTH {
+        let mut in_set: Vec<bool> = codes.iter().map(|&c| c == DRAW).collect();
+        loop {
+            let next: Result<Vec<bool>, String> = (0..codes.len())
+                .into_par_iter()
+                .map(|i| {
+                    if !in_set[i] {
+                        return Ok(false);
+                    }
+                    stays(index, i as u64, checker, codes, &in_set, below)
+                })
+                .collect();
+            let next = next?;
+            let changed = next != in_set;
+            in_set = next;
+            if !changed {
+                break;
+            }
+        }
+        for (m, y) in marked.iter_mut().zip(&in_set) {
+            *m |= *y;
+        }
+    }
+    let mut n = 0;
+    for (c, m) in codes.iter_mut().zip(&marked) {
+        if *m {
+            *c = RULE_DRAW;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Whether drawn position `i` stays in the set for `checker`.
+fn stays(
+    index: &TableIndex,
+    i: u64,
+    checker: Color,
+    codes: &[u16],
+    in_set: &[bool],
+    below: &Tablebases,
+) -> Result<bool, String> {
+    let Some((placement, side)) = index.decode(i) else {
+        return Ok(false);
+    };
+    let Some(mut pos) = position_of(&placement, side) else {
+        return Ok(false);
+    };
+    let mut list = MoveList::new();
+    pos.generate_legal(&mut list);
+    let mut any_draw = false;
+    for &m in list.iter() {
+        let capture = pos.is_capture(m);
+        pos.make_move(m);
+        // (drawing move, leads into the set)
+        let verdict = if capture {
+            child_outcome(below, &pos)
+                .map(|o| (matches!(o, Outcome::Draw | Outcome::RuleDraw), false))
+        } else {
+            let (pl, s) = placement_of(&pos, false);
+            Ok(match index.encode(&pl, s) {
+                Some(c) => (codes[c as usize] == DRAW, in_set[c as usize]),
+                None => (false, false),
+            })
+        };
+        let check = pos.in_check();
+        pos.unmake_move();
+        let (draws, into) = verdict?;
+        if !draws {
+            continue;
+        }
+        any_draw = true;
+        if side == checker {
+            if !check || !into {
+                return Ok(false);
+            }
+        } else if into {
+            return Ok(true);
+        }
+    }
+    Ok(side == checker && any_draw)
+}
