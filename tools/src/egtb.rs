@@ -25,6 +25,25 @@ enum EgtbCommand {
     /// Check every position of tables against their moves, and sampled positions against
     /// Pao's search
     Verify(VerifyArgs),
+    /// Endgame start positions for matches from self-play data (covered by a table, or one
+    /// capture away)
+    Positions(PositionsArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct PositionsArgs {
+    /// Datagen files
+    #[arg(required = true)]
+    data: Vec<String>,
+    /// Directory of table files
+    #[arg(long)]
+    dir: PathBuf,
+    /// How many positions
+    #[arg(long, default_value_t = 300)]
+    count: usize,
+    /// Output file, one FEN a line (for `match --openings`)
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -96,6 +115,7 @@ pub fn run(args: EgtbArgs) -> Result<(), crate::Failure> {
         EgtbCommand::List(a) => list(a),
         EgtbCommand::Probe(a) => probe(a),
         EgtbCommand::Stats(a) => stats(a),
+        EgtbCommand::Positions(a) => crate::egtb_positions::run(&a.data, &a.dir, a.count, &a.out),
         EgtbCommand::Verify(a) => {
             crate::egtb_verify::run(&a.dir, &a.materials, a.search, a.depth, a.seed, a.threads)
         }

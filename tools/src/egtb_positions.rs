@@ -1,0 +1,85 @@
+//! `pao-tools egtb positions`: endgame start positions for matches, taken from self-play
+//! data: positions whose material a table covers, or one capture away from one.
+
+use pao::board::{MoveList, Position};
+use pao::egtb::{index::position_of, Material, Tablebases};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::Path;
+
+/// Writes up to `count` distinct FENs, at most one per game, in the data's order.
+pub fn run(data: &[String], dir: &Path, count: usize, out: &Path) -> Result<(), crate::Failure> {
+    let (tables, errors) = Tablebases::open_dir(dir);
+    for e in errors {
+        eprintln!("pao-tools egtb: {e}");
+    }
+    if tables.is_empty() {
+        return Err(format!("no tables in {}", dir.display()).into());
+    }
+    let mut seen = HashSet::new();
+    let mut fens = Vec::new();
+    let (mut covered, mut one_capture) = (0, 0);
+    for path in data {
+        let records = crate::datagen::record::read_file(path).map_err(|e| e.to_string())?;
+        let mut game_taken = false;
+        for r in records {
+            if r.first_of_game {
+                game_taken = false;
+            }
+            if game_taken || fens.len() >= count {
+                continue;
+            }
+            let placement: pao::egtb::index::Placement = r.pieces().take(16).collect();
+            let Some(pos) = position_of(&placement, r.side) else {
+                continue;
+            };
+            let reach = if covers(&tables, &pos) {
+                Some(true)
+            } else if one_capture_away(&tables, &pos) {
+                Some(false)
+            } else {
+                None
+            };
+            let Some(direct) = reach else { continue };
+            if !seen.insert(pos.key()) {
+                continue;
+            }
+            if direct {
+                covered += 1;
+            } else {
+                one_capture += 1;
+            }
+            fens.push(pos.to_fen());
+            game_taken = true;
+        }
+    }
+    let mut f = std::fs::File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    for fen in &fens {
+        writeln!(f, "{fen}").map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    println!(
+        "{} positions ({covered} covered by a table, {one_capture} one capture away) -> {}",
+        fens.len(),
+        out.display()
+    );
+    Ok(())
+}
+
+fn covers(tables: &Tablebases, pos: &Position) -> bool {
+    Material::of_position(pos).is_some_and(|(m, _)| tables.has(&m)) && tables.probe(pos).is_some()
+}
+
+fn one_capture_away(tables: &Tablebases, pos: &Position) -> bool {
+    let mut p = pos.clone();
+    let mut list = MoveList::new();
+    p.generate_legal(&mut list);
+    list.iter().any(|&m| {
+        if !p.is_capture(m) {
+            return false;
+        }
+        p.make_move(m);
+        let hit = covers(tables, &p);
+        p.unmake_move();
+        hit
+    })
+}
