@@ -8,15 +8,34 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
 
-/// How a sampled position's search compared with its table verdict.
+/// How a sampled position's search compared with its table verdict. Only `contradict` is a
+/// fault: a mate shorter than the table's, a mate for the wrong side, a mate in a drawn
+/// position. A depth-limited search with pruning may find a longer mate or none.
 #[derive(Default, Debug, Clone, Copy)]
 struct Agreement {
     same_mate: u64,
     longer_mate: u64,
-    mate_beyond_depth: u64,
+    rule_win: u64,
+    no_mate_eval_agrees: u64,
+    no_mate_eval_disagrees: u64,
     draw_held: u64,
+    draw_rule_decided: u64,
     rule_draw: u64,
-    disagree: u64,
+    contradict: u64,
+}
+
+impl Agreement {
+    fn add(&mut self, o: &Agreement) {
+        self.same_mate += o.same_mate;
+        self.longer_mate += o.longer_mate;
+        self.rule_win += o.rule_win;
+        self.no_mate_eval_agrees += o.no_mate_eval_agrees;
+        self.no_mate_eval_disagrees += o.no_mate_eval_disagrees;
+        self.draw_held += o.draw_held;
+        self.draw_rule_decided += o.draw_rule_decided;
+        self.rule_draw += o.rule_draw;
+        self.contradict += o.contradict;
+    }
 }
 
 /// Runs the checks; fails when any position disagrees.
@@ -57,17 +76,20 @@ pub fn run(
         if samples > 0 {
             let (a, lines) = against_search(&set, m, samples, depth, seed)?;
             println!(
-                "{}: search depth {depth}, {samples} positions: same mate {}, longer mate {}, mate beyond the depth {}, draw held {}, rule draw {}, disagree {}",
-                m.name(), a.same_mate, a.longer_mate, a.mate_beyond_depth, a.draw_held, a.rule_draw, a.disagree
+                "{}: search depth {depth}, {samples} positions: decided {}: same mate {}, longer mate {}, rule win {}, no mate but the evaluation agrees {} / disagrees {}; drawn {}: held {}, decided by a repetition rule {}; rule draws {}; contradictions {}",
+                m.name(),
+                a.same_mate + a.longer_mate + a.rule_win + a.no_mate_eval_agrees + a.no_mate_eval_disagrees,
+                a.same_mate, a.longer_mate, a.rule_win, a.no_mate_eval_agrees, a.no_mate_eval_disagrees,
+                a.draw_held + a.draw_rule_decided, a.draw_held, a.draw_rule_decided, a.rule_draw, a.contradict
             );
             for l in lines {
                 println!("  {l}");
             }
-            bad += a.disagree;
+            bad += a.contradict;
         }
     }
     if bad > 0 {
-        return Err(format!("{bad} disagreements").into());
+        return Err(format!("{bad} positions contradict their tables").into());
     }
     Ok(())
 }
@@ -100,7 +122,7 @@ fn against_search(
                 .decode(i)
                 .and_then(|(pl, side)| position_of(&pl, side))
             else {
-                a.disagree += 1;
+                a.contradict += 1;
                 return (a, Some(format!("index {i} does not decode")));
             };
             let tt = match pao::tt::TranspositionTable::new(4) {
@@ -112,30 +134,38 @@ fn against_search(
             let r = s.search(&pos, &Limits::depth(depth), &[], &mut |_| {});
             let score = r.score;
             let mate_plies = (score.abs() > MATE - 200).then(|| (MATE - score.abs()) as u16);
+            let rule = pao::search::score::is_rule_score(score);
             let note =
                 |why: &str| format!("{}: table {outcome}, search {score} ({why})", pos.to_fen());
             let mut line = None;
             match outcome {
                 Outcome::Win(n) | Outcome::Loss(n) => {
                     let win = matches!(outcome, Outcome::Win(_));
+                    let right_side = (score > 0) == win;
                     match mate_plies {
-                        Some(p) if (score > 0) == win && p == n => a.same_mate += 1,
-                        Some(p) if (score > 0) == win && p > n => a.longer_mate += 1,
+                        Some(p) if right_side && p == n => a.same_mate += 1,
+                        Some(p) if right_side && p > n => a.longer_mate += 1,
                         Some(_) => {
-                            a.disagree += 1;
-                            line = Some(note("mate disagrees"));
+                            a.contradict += 1;
+                            line =
+                                Some(note("mate shorter than the table's, or for the other side"));
                         }
-                        None if n as u32 > depth => a.mate_beyond_depth += 1,
+                        None if rule && right_side => a.rule_win += 1,
+                        None if right_side => a.no_mate_eval_agrees += 1,
                         None => {
-                            a.disagree += 1;
-                            line = Some(note("no mate within the depth"));
+                            a.no_mate_eval_disagrees += 1;
+                            line =
+                                Some(note("no mate found, the evaluation favours the other side"));
                         }
                     }
                 }
                 Outcome::Draw => {
                     if mate_plies.is_some() {
-                        a.disagree += 1;
-                        line = Some(note("mate in a draw"));
+                        a.contradict += 1;
+                        line = Some(note("mate in a drawn position"));
+                    } else if rule {
+                        a.draw_rule_decided += 1;
+                        line = Some(note("a repetition rule decides a table draw"));
                     } else {
                         a.draw_held += 1;
                     }
@@ -148,12 +178,7 @@ fn against_search(
     let mut total = Agreement::default();
     let mut lines = Vec::new();
     for (a, l) in results {
-        total.same_mate += a.same_mate;
-        total.longer_mate += a.longer_mate;
-        total.mate_beyond_depth += a.mate_beyond_depth;
-        total.draw_held += a.draw_held;
-        total.rule_draw += a.rule_draw;
-        total.disagree += a.disagree;
+        total.add(&a);
         if let Some(l) = l {
             if lines.len() < 20 {
                 lines.push(l);
