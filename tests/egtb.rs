@@ -270,3 +270,30 @@ fn rule_draws_are_left_to_the_search() {
     assert_eq!(set.probe(&pos), Some(Outcome::RuleDraw));
     let _ = file::VERSION;
 }
+
+#[test]
+fn a_rule_draw_at_the_root_is_searched_not_answered() {
+    let dir = protocol_tables("ruledraw");
+    let set = build::in_memory(&[material("KRKN")]).expect("generates");
+    let t = set.table(&material("KRKN")).expect("held");
+    let fen = (0..t.index().len())
+        .find(|&i| t.code(i).expect("code") == pao::egtb::value::RULE_DRAW)
+        .and_then(|i| t.index().decode(i))
+        .and_then(|(pl, side)| pao::egtb::index::position_of(&pl, side))
+        .map(|p| p.to_fen())
+        .expect("a rule draw");
+    let mut u = Engine::uci(1);
+    u.send(&format!("setoption name EGTBPath value {}", dir.display()));
+    let _ = u.expect_prefix("info string 5 endgame tables");
+    u.send(&format!("position fen {fen}"));
+    u.send("go depth 4");
+    let (best, infos) = u.expect_prefix("bestmove");
+    assert!(best.len() > "bestmove ".len(), "{best}");
+    // Searched: iterations with nodes, not the table's single line.
+    assert!(
+        infos.iter().any(|l| l.starts_with("info depth 4 ") && !l.contains(" nodes 0 ")),
+        "{fen}: {infos:?}"
+    );
+    u.send("quit");
+    let _ = std::fs::remove_dir_all(&dir);
+}
