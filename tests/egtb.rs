@@ -291,7 +291,9 @@ fn a_rule_draw_at_the_root_is_searched_not_answered() {
     assert!(best.len() > "bestmove ".len(), "{best}");
     // Searched: iterations with nodes, not the table's single line.
     assert!(
-        infos.iter().any(|l| l.starts_with("info depth 4 ") && !l.contains(" nodes 0 ")),
+        infos
+            .iter()
+            .any(|l| l.starts_with("info depth 4 ") && !l.contains(" nodes 0 ")),
         "{fen}: {infos:?}"
     );
     u.send("quit");

@@ -28,6 +28,15 @@ enum EgtbCommand {
     /// Endgame start positions for matches from self-play data (covered by a table, or one
     /// capture away)
     Positions(PositionsArgs),
+    /// The classic endgames as the tables see them (a Markdown table)
+    Theory(TheoryArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct TheoryArgs {
+    /// Directory of table files
+    #[arg(long)]
+    dir: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -115,6 +124,7 @@ pub fn run(args: EgtbArgs) -> Result<(), crate::Failure> {
         EgtbCommand::List(a) => list(a),
         EgtbCommand::Probe(a) => probe(a),
         EgtbCommand::Stats(a) => stats(a),
+        EgtbCommand::Theory(a) => crate::egtb_theory::run(&a.dir),
         EgtbCommand::Positions(a) => crate::egtb_positions::run(&a.data, &a.dir, a.count, &a.out),
         EgtbCommand::Verify(a) => {
             crate::egtb_verify::run(&a.dir, &a.materials, a.search, a.depth, a.seed, a.threads)

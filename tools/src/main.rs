@@ -4,6 +4,7 @@ mod book;
 mod datagen;
 mod egtb;
 mod egtb_positions;
+mod egtb_theory;
 mod egtb_verify;
 mod fake_engine;
 mod hashclear;
