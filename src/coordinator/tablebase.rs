@@ -55,8 +55,9 @@ impl<W: Write> Coordinator<W> {
 
     /// Answers at once when a table covers the root: the best move (the shortest win, the
     /// longest resistance, or a move that holds the draw) with its distance to mate and the
-    /// line to mate. Returns false when no table covers it, or when the draw may hang on
-    /// perpetual check (the search then judges it under the full rules).
+    /// line to mate. Returns false when no table covers it, when the draw may hang on
+    /// perpetual check, or when the best moves return to a position of this game (the search
+    /// then judges them under the full rules).
     pub(super) fn play_from_tablebases(&mut self, legal: &MoveList) -> bool {
         let Some(tables) = self.tablebases_in_use() else {
             return false;
@@ -66,6 +67,15 @@ impl<W: Write> Coordinator<W> {
             return false;
         };
         ranked.retain(|r| legal.contains(r.mv));
+        // The tables know nothing of the game's history: a move back into a position of
+        // this game could complete a repetition, which the referee may rule against the
+        // mover. Such moves are left out; if none is left, the search decides.
+        let seen: Vec<u64> = pos.history().iter().map(|u| u.key).collect();
+        let best_before = ranked.first().map(|r| r.outcome.wdl());
+        ranked.retain(|r| !seen.contains(&pos.key_after(r.mv)));
+        if ranked.first().map(|r| r.outcome.wdl()) != best_before {
+            return false;
+        }
         match ranked.first() {
             None
             | Some(crate::egtb::RankedMove {
