@@ -10,7 +10,7 @@ mod pgn;
 mod progress;
 mod referee;
 mod report;
-mod runner;
+pub(crate) mod runner;
 mod schedule;
 mod state;
 mod stats;

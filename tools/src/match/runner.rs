@@ -43,8 +43,8 @@ pub struct MatchConfig {
     pub event: String,
 }
 
-/// Today's date as `YYYY.MM.DD` (UTC), from the system clock.
-fn today() -> String {
+/// Today's date as `YYYY.MM.DD` (UTC), from the system clock (PGN's date format).
+pub(crate) fn today() -> String {
     let days = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() / 86_400)
