@@ -23,6 +23,8 @@ struct Change {
 pub struct AccumulatorStack {
     net: Arc<Network>,
     path: Path,
+    /// The output weights allow the 16-bit multiply-add kernels (`simd::madd_fits`).
+    madd: bool,
     hidden: usize,
     /// `levels x 2 x hidden`: red's perspective then black's.
     values: Vec<i16>,
@@ -42,9 +44,11 @@ impl AccumulatorStack {
     /// The same with an explicit loop build (tests compare the two).
     pub fn with_path(net: Arc<Network>, levels: usize, path: Path) -> AccumulatorStack {
         let hidden = net.hidden;
+        let madd = simd::madd_fits(&net.out_weights, net.qa);
         AccumulatorStack {
             net,
             path,
+            madd,
             hidden,
             values: vec![0; levels * 2 * hidden],
             psqt: vec![0; levels * 2],
@@ -184,16 +188,16 @@ impl AccumulatorStack {
             Color::Red => (red, black, red_psqt as i64 - black_psqt as i64),
             Color::Black => (black, red, black_psqt as i64 - red_psqt as i64),
         };
-        output(&self.net, self.path, us, them, psqt)
+        output(&self.net, self.path, self.madd, us, them, psqt)
     }
 }
 
 /// The output layer on a pair of accumulators (the side to move's first) and the difference
-/// of the PSQT sums (the side to move's minus the other's).
-pub fn output(net: &Network, path: Path, us: &[i16], them: &[i16], psqt: i64) -> i32 {
+/// of the PSQT sums (the side to move's minus the other's); `madd` as `simd::madd_fits` says.
+pub fn output(net: &Network, path: Path, madd: bool, us: &[i16], them: &[i16], psqt: i64) -> i32 {
     let squared = net.activation == Activation::SquaredClippedRelu;
     let qa = net.qa as i16;
-    let sum = simd::output_sum(path, squared, us, them, &net.out_weights, qa);
+    let sum = simd::output_sum(path, squared, madd, us, them, &net.out_weights, qa);
     // The trainer's quantisation is passed as literals, so that the divisions compile to a
     // multiply and a shift; any other goes through the same formula with runtime divisors.
     if (net.qa, net.qb, net.scale) == (255, 64, 400) {

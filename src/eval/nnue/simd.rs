@@ -101,18 +101,139 @@ fn crelu_body(us: &[i16], them: &[i16], weights: &[i16], qa: i16) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
+    //! Explicit AVX2 intrinsics: 16 i16 lanes per register. Every sum wraps, as the
+    //! portable loops' do, so the results are bit-identical.
+    use std::arch::x86_64::*;
+
+    const W: usize = 16;
+
     #[target_feature(enable = "avx2")]
     pub unsafe fn update(out: &mut [i16], prev: &[i16], add: &[i16], subs: [&[i16]; 2], n: usize) {
-        super::update_body(out, prev, add, subs, n)
+        let len = out.len();
+        if len % W != 0
+            || prev.len() < len
+            || add.len() < len
+            || (n > 0 && subs[0].len() < len)
+            || (n > 1 && subs[1].len() < len)
+        {
+            return super::update_body(out, prev, add, subs, n);
+        }
+        let (o, p, a) = (out.as_mut_ptr(), prev.as_ptr(), add.as_ptr());
+        let (x, y) = (subs[0].as_ptr(), subs[1].as_ptr());
+        let mut i = 0;
+        // One loop per number of removed features, so that none tests it per block.
+        match n {
+            0 => {
+                while i < len {
+                    let v = _mm256_add_epi16(load(p, i), load(a, i));
+                    store(o, i, v);
+                    i += W;
+                }
+            }
+            1 => {
+                while i < len {
+                    let v = _mm256_sub_epi16(_mm256_add_epi16(load(p, i), load(a, i)), load(x, i));
+                    store(o, i, v);
+                    i += W;
+                }
+            }
+            _ => {
+                while i < len {
+                    let v = _mm256_add_epi16(load(p, i), load(a, i));
+                    let v = _mm256_sub_epi16(_mm256_sub_epi16(v, load(x, i)), load(y, i));
+                    store(o, i, v);
+                    i += W;
+                }
+            }
+        }
     }
+
+    #[inline(always)]
+    unsafe fn load(p: *const i16, i: usize) -> __m256i {
+        _mm256_loadu_si256(p.add(i) as *const __m256i)
+    }
+
+    #[inline(always)]
+    unsafe fn store(p: *mut i16, i: usize, v: __m256i) {
+        _mm256_storeu_si256(p.add(i) as *mut __m256i, v)
+    }
+
+    #[inline(always)]
+    unsafe fn horizontal_sum(v: __m256i) -> i32 {
+        let s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
+        _mm_cvtsi128_si32(s)
+    }
+
+    /// Sum of `clamp(a, 0, qa)^2 * w` over both halves, as `madd((v * w) as i16, v)`: one
+    /// 16-bit multiply and one multiply-add per 16 lanes. Exact only when every `|w| * qa`
+    /// fits an i16, which the caller checked (`super::madd_fits`).
     #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
+    pub unsafe fn screlu_madd(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
+        let n = us.len();
+        if n % W != 0 || them.len() < n || w.len() < 2 * n {
+            return super::screlu_body(us, them, w, qa);
+        }
+        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));
+        let mut sum = _mm256_setzero_si256();
+        for (acc, w) in [
+            (us.as_ptr(), w.as_ptr()),
+            (them.as_ptr(), w.as_ptr().add(n)),
+        ] {
+            let mut i = 0;
+            while i < n {
+                let v = _mm256_min_epi16(_mm256_max_epi16(load(acc, i), zero), top);
+                let t = _mm256_mullo_epi16(v, load(w, i));
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(t, v));
+                i += W;
+            }
+        }
+        horizontal_sum(sum)
+    }
+
+    /// Sum of `clamp(a, 0, qa) * w` over both halves with one multiply-add per 16 lanes.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn crelu_madd(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
+        let n = us.len();
+        if n % W != 0 || them.len() < n || w.len() < 2 * n {
+            return super::crelu_body(us, them, w, qa);
+        }
+        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));
+        let mut sum = _mm256_setzero_si256();
+        for (acc, w) in [
+            (us.as_ptr(), w.as_ptr()),
+            (them.as_ptr(), w.as_ptr().add(n)),
+        ] {
+            let mut i = 0;
+            while i < n {
+                let v = _mm256_min_epi16(_mm256_max_epi16(load(acc, i), zero), top);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, load(w, i)));
+                i += W;
+            }
+        }
+        horizontal_sum(sum)
+    }
+
+    /// The i32 loops compiled for AVX2, for nets whose output weights are too large for
+    /// the 16-bit product.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn screlu_wide(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
         super::screlu_body(us, them, w, qa)
     }
+
     #[target_feature(enable = "avx2")]
-    pub unsafe fn crelu(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
+    pub unsafe fn crelu_wide(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
         super::crelu_body(us, them, w, qa)
     }
+}
+
+/// Whether `|w| * qa` fits an i16 for every output weight: then the squared activation's
+/// product `v * w` (v <= qa) is exact in 16 bits and the multiply-add kernels apply.
+pub fn madd_fits(out_weights: &[i16], qa: i32) -> bool {
+    out_weights
+        .iter()
+        .all(|&w| (w as i32).abs() * qa <= i16::MAX as i32)
 }
 
 /// Which build of the loops runs.
@@ -155,16 +276,29 @@ pub fn update(
     }
 }
 
-/// Sum over both halves of `act(acc) * w` for the squared (`squared`) or plain clipped ReLU.
+/// Sum over both halves of `act(acc) * w` for the squared (`squared`) or plain clipped ReLU;
+/// `madd` says that `madd_fits` holds for `w` (the 16-bit multiply-add kernels are exact).
 #[inline]
-pub fn output_sum(path: Path, squared: bool, us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
-    match (path, squared) {
+pub fn output_sum(
+    path: Path,
+    squared: bool,
+    madd: bool,
+    us: &[i16],
+    them: &[i16],
+    w: &[i16],
+    qa: i16,
+) -> i32 {
+    match (path, squared, madd) {
         // SAFETY: as in `update`.
         #[cfg(target_arch = "x86_64")]
-        (Path::Avx2, true) => unsafe { avx2::screlu(us, them, w, qa) },
+        (Path::Avx2, true, true) => unsafe { avx2::screlu_madd(us, them, w, qa) },
         #[cfg(target_arch = "x86_64")]
-        (Path::Avx2, false) => unsafe { avx2::crelu(us, them, w, qa) },
-        (_, true) => screlu_body(us, them, w, qa),
-        (_, false) => crelu_body(us, them, w, qa),
+        (Path::Avx2, false, true) => unsafe { avx2::crelu_madd(us, them, w, qa) },
+        #[cfg(target_arch = "x86_64")]
+        (Path::Avx2, true, false) => unsafe { avx2::screlu_wide(us, them, w, qa) },
+        #[cfg(target_arch = "x86_64")]
+        (Path::Avx2, false, false) => unsafe { avx2::crelu_wide(us, them, w, qa) },
+        (_, true, _) => screlu_body(us, them, w, qa),
+        (_, false, _) => crelu_body(us, them, w, qa),
     }
 }
