@@ -2,25 +2,36 @@
 //! (both perspectives, exactly), the portable and AVX2 loops are bit-identical, and a search
 //! that evaluates with a network plays legal moves reproducibly.
 
-use pao::board::{Color, Position};
+use pao::board::Position;
 use pao::eval::nnue::simd::{self, Path};
-use pao::eval::nnue::{AccumulatorStack, Activation};
+use pao::eval::nnue::{AccumulatorStack, Activation, FeatureSet};
 use pao::search::{Limits, SearchConfig, Searcher};
 use pao::tt::TranspositionTable;
 use proptest::prelude::*;
 use std::sync::Arc;
 
 mod common;
-use common::random_net;
+use common::{random_net, random_net_of};
 
 fn start_fens() -> Vec<&'static str> {
     pao::bench::parse_fens(pao::bench::BENCH_FENS)
 }
 
 /// Walks a random game with make/unmake and null moves, checking after every step that the
-/// incremental accumulators equal a refresh from scratch.
-fn walk(fen: &str, steps: &[(usize, u8)], path: Path) -> Result<(), TestCaseError> {
-    let net = Arc::new(random_net(32, Activation::SquaredClippedRelu, 7));
+/// incremental accumulators equal a refresh from scratch (with king buckets, a general's move
+/// makes its side's perspective refresh from the position, the other's stays incremental).
+fn walk(
+    fen: &str,
+    steps: &[(usize, u8)],
+    path: Path,
+    features: FeatureSet,
+) -> Result<(), TestCaseError> {
+    let net = Arc::new(random_net_of(
+        features,
+        32,
+        Activation::SquaredClippedRelu,
+        7,
+    ));
     let mut pos = Position::from_fen(fen).expect("bench FEN");
     let mut stack = AccumulatorStack::with_path(net.clone(), 64, path);
     let mut fresh = AccumulatorStack::with_path(net, 1, Path::Portable);
@@ -47,9 +58,9 @@ fn walk(fen: &str, steps: &[(usize, u8)], path: Path) -> Result<(), TestCaseErro
             made.push(false);
         }
         fresh.refresh(&pos);
-        let (inc_red, inc_black) = stack.current();
+        let (inc_red, inc_black) = stack.current(&pos);
         let (inc_red, inc_black) = (inc_red.to_vec(), inc_black.to_vec());
-        let (new_red, new_black) = fresh.current();
+        let (new_red, new_black) = fresh.current(&pos);
         prop_assert_eq!(&inc_red[..], new_red, "red accumulator in {}", pos.to_fen());
         prop_assert_eq!(
             &inc_black[..],
@@ -58,15 +69,12 @@ fn walk(fen: &str, steps: &[(usize, u8)], path: Path) -> Result<(), TestCaseErro
             pos.to_fen()
         );
         prop_assert_eq!(
-            stack.current_psqt(),
-            fresh.current_psqt(),
+            stack.current_psqt(&pos),
+            fresh.current_psqt(&pos),
             "PSQT sums in {}",
             pos.to_fen()
         );
-        prop_assert_eq!(
-            stack.evaluate(pos.side_to_move()),
-            fresh.evaluate(pos.side_to_move())
-        );
+        prop_assert_eq!(stack.evaluate(&pos), fresh.evaluate(&pos));
     }
     Ok(())
 }
@@ -80,8 +88,10 @@ proptest! {
         steps in prop::collection::vec((0usize..200, 0u8..6), 1..120),
     ) {
         let fens = start_fens();
-        walk(fens[start % fens.len()], &steps, simd::best_path())?;
-        walk(fens[start % fens.len()], &steps, Path::Portable)?;
+        for features in FeatureSet::ALL {
+            walk(fens[start % fens.len()], &steps, simd::best_path(), features)?;
+            walk(fens[start % fens.len()], &steps, Path::Portable, features)?;
+        }
     }
 }
 
@@ -93,14 +103,20 @@ fn portable_and_avx2_loops_are_bit_identical() {
     }
     // The last two nets' output weights exceed what the 16-bit multiply-add kernels take
     // (|w| * QA > 32767): they run the 32-bit kernels, which must agree too.
-    for (hidden, activation, widen) in [
-        (32, Activation::SquaredClippedRelu, 1),
-        (256, Activation::SquaredClippedRelu, 1),
-        (64, Activation::ClippedRelu, 1),
-        (128, Activation::SquaredClippedRelu, 3),
-        (48, Activation::ClippedRelu, 3),
+    for (features, hidden, activation, widen) in [
+        (FeatureSet::Plain, 32, Activation::SquaredClippedRelu, 1),
+        (FeatureSet::Plain, 256, Activation::SquaredClippedRelu, 1),
+        (
+            FeatureSet::KingBuckets,
+            256,
+            Activation::SquaredClippedRelu,
+            1,
+        ),
+        (FeatureSet::Plain, 64, Activation::ClippedRelu, 1),
+        (FeatureSet::Plain, 128, Activation::SquaredClippedRelu, 3),
+        (FeatureSet::KingBuckets, 48, Activation::ClippedRelu, 3),
     ] {
-        let mut net = random_net(hidden, activation, hidden as u64);
+        let mut net = random_net_of(features, hidden, activation, hidden as u64);
         net.out_weights.iter_mut().for_each(|w| *w *= widen);
         assert_eq!(
             simd::madd_fits(&net.out_weights, net.qa),
@@ -110,8 +126,8 @@ fn portable_and_avx2_loops_are_bit_identical() {
         let net = Arc::new(net);
         for fen in start_fens() {
             let pos = Position::from_fen(fen).expect("bench FEN");
-            let mut fast = AccumulatorStack::with_path(net.clone(), 2, Path::Avx2);
-            let mut slow = AccumulatorStack::with_path(net.clone(), 2, Path::Portable);
+            let mut fast = AccumulatorStack::with_path(net.clone(), 3, Path::Avx2);
+            let mut slow = AccumulatorStack::with_path(net.clone(), 3, Path::Portable);
             fast.refresh(&pos);
             slow.refresh(&pos);
             let mut p = pos.clone();
@@ -119,12 +135,17 @@ fn portable_and_avx2_loops_are_bit_identical() {
             fast.push_move(&p, m);
             slow.push_move(&p, m);
             p.make_move(m);
-            for side in Color::BOTH {
-                assert_eq!(fast.evaluate(side), slow.evaluate(side), "{fen}");
-            }
-            let (a, b) = fast.current();
+            assert_eq!(fast.evaluate(&p), slow.evaluate(&p), "{fen}");
+            let (a, b) = fast.current(&p);
             let (a, b) = (a.to_vec(), b.to_vec());
-            assert_eq!((&a[..], &b[..]), slow.current());
+            assert_eq!((&a[..], &b[..]), slow.current(&p));
+            // The other side to move: the halves swap places in the output layer.
+            if !p.in_check() {
+                fast.push_null();
+                slow.push_null();
+                p.make_null();
+                assert_eq!(fast.evaluate(&p), slow.evaluate(&p), "{fen} (null move)");
+            }
         }
     }
 }
@@ -149,16 +170,16 @@ fn a_search_with_a_network_is_reproducible_and_legal() {
 /// The evaluation as docs/net-format.md writes it, computed plainly from the features.
 fn documented_eval(net: &pao::eval::nnue::Network, pos: &Position) -> i64 {
     use pao::board::Square;
-    use pao::eval::nnue::features::index;
     let h = net.hidden;
     let side = pos.side_to_move();
     let mut sum = 0i64;
     let mut psqt = 0i64;
     for (p, perspective) in [side, side.flip()].into_iter().enumerate() {
         let mut acc: Vec<i64> = net.ft_bias.iter().map(|&b| b as i64).collect();
+        let frame = net.features.frame(perspective, pos.general(perspective));
         for sq in Square::all() {
             if let Some(piece) = pos.piece_at(sq) {
-                let f = index(perspective, piece, sq);
+                let f = FeatureSet::index(frame, perspective, piece, sq);
                 for (a, &w) in acc.iter_mut().zip(&net.ft_weights[f * h..(f + 1) * h]) {
                     *a += w as i64;
                 }
@@ -182,9 +203,13 @@ fn documented_eval(net: &pao::eval::nnue::Network, pos: &Position) -> i64 {
 
 #[test]
 fn inference_equals_the_documented_formula_for_any_quantisation() {
-    for (qa, qb, scale) in [(255, 64, 400), (127, 32, 300)] {
+    for (qa, qb, scale, features) in [
+        (255, 64, 400, FeatureSet::Plain),
+        (127, 32, 300, FeatureSet::Plain),
+        (255, 64, 400, FeatureSet::KingBuckets),
+    ] {
         for activation in [Activation::SquaredClippedRelu, Activation::ClippedRelu] {
-            let mut net = random_net(32, activation, 5);
+            let mut net = random_net_of(features, 32, activation, 5);
             (net.qa, net.qb, net.scale) = (qa, qb, scale);
             let net = Arc::new(net);
             for fen in start_fens() {
@@ -193,9 +218,9 @@ fn inference_equals_the_documented_formula_for_any_quantisation() {
                     let mut stack = AccumulatorStack::with_path(net.clone(), 1, path);
                     stack.refresh(&pos);
                     assert_eq!(
-                        stack.evaluate(pos.side_to_move()) as i64,
+                        stack.evaluate(&pos) as i64,
                         documented_eval(&net, &pos),
-                        "{fen} QA {qa} QB {qb} scale {scale} {activation:?} {path:?}"
+                        "{fen} QA {qa} QB {qb} scale {scale} {activation:?} {path:?} {features:?}"
                     );
                 }
             }

@@ -332,7 +332,7 @@ impl Searcher {
     #[inline]
     fn evaluate_unfaded(&mut self, alpha: i32, beta: i32) -> i32 {
         if let Some(stack) = &mut self.nnue {
-            return eval::scale_network(&self.pos, stack.evaluate(self.pos.side_to_move()));
+            return eval::scale_network(&self.pos, stack.evaluate(&self.pos));
         }
         eval::evaluate_cached(
             &self.pos,

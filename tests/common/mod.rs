@@ -215,8 +215,18 @@ pub fn bestmove_of(line: &str) -> Option<String> {
     }
 }
 
-/// A network with deterministic pseudo-random weights in the trained range.
+/// A network with deterministic pseudo-random weights in the trained range (plain features).
 pub fn random_net(
+    hidden: usize,
+    activation: pao::eval::nnue::Activation,
+    seed: u64,
+) -> pao::eval::nnue::Network {
+    random_net_of(pao::eval::nnue::FeatureSet::Plain, hidden, activation, seed)
+}
+
+/// The same for any feature set.
+pub fn random_net_of(
+    features: pao::eval::nnue::FeatureSet,
     hidden: usize,
     activation: pao::eval::nnue::Activation,
     seed: u64,
@@ -228,22 +238,20 @@ pub fn random_net(
             .wrapping_add(1442695040888963407);
         ((state >> 33) as i64 % (2 * range + 1) - range) as i16
     };
+    let inputs = features.inputs();
     pao::eval::nnue::Network {
+        features,
         hidden,
         activation,
         qa: 255,
         qb: 64,
         scale: 400,
-        ft_weights: (0..pao::eval::nnue::features::INPUTS * hidden)
-            .map(|_| next(200))
-            .collect(),
+        ft_weights: (0..inputs * hidden).map(|_| next(200)).collect(),
         ft_bias: (0..hidden).map(|_| next(100)).collect(),
         out_weights: (0..2 * hidden).map(|_| next(127)).collect(),
         out_bias: next(3000) as i32 * 10,
         // PSQT weights up to about 300 cp (units 1/(QA*QB) of 400 cp).
-        psqt: (0..pao::eval::nnue::features::INPUTS)
-            .map(|_| next(1200) as i32 * 10)
-            .collect(),
+        psqt: (0..inputs).map(|_| next(1200) as i32 * 10).collect(),
         provenance: "random test net".into(),
     }
 }

@@ -2,9 +2,11 @@
 //! hidden sums. A move pushes a level that only records what changed (a piece left a square,
 //! arrived on one, maybe a captured piece left); the sums are computed lazily, from the
 //! nearest computed level below, when the evaluation is asked for. Unmaking pops the level:
-//! it costs nothing.
+//! it costs nothing. With king buckets, a move of a side's own general changes every feature
+//! of that side's perspective: that perspective is then computed afresh from the position
+//! being evaluated, the other one still incrementally.
 
-use super::features::index;
+use super::features::{FeatureSet, Frame};
 use super::file::{Activation, Network};
 use super::simd::{self, Path};
 use crate::board::{Color, Move, Piece, Position, Square};
@@ -17,6 +19,9 @@ struct Change {
     added: Option<(Piece, Square)>,
     /// Up to two (piece, square) that disappeared.
     removed: [Option<(Piece, Square)>; 2],
+    /// Per perspective: the move put that side's general in another frame, so its sums
+    /// cannot be derived from the level below.
+    refresh: [bool; 2],
 }
 
 /// The stack of accumulators of one search thread.
@@ -25,13 +30,17 @@ pub struct AccumulatorStack {
     path: Path,
     /// The output weights allow the 16-bit multiply-add kernels (`simd::madd_fits`).
     madd: bool,
+    features: FeatureSet,
     hidden: usize,
     /// `levels x 2 x hidden`: red's perspective then black's.
     values: Vec<i16>,
     /// `levels x 2`: the PSQT sums, red's perspective then black's.
     psqt: Vec<i32>,
+    /// `levels`: each perspective's frame (where its general puts its features).
+    frames: Vec<[Frame; 2]>,
     changes: Vec<Change>,
-    computed: Vec<bool>,
+    /// `levels`: whether each perspective's sums of the level are computed.
+    computed: Vec<[bool; 2]>,
     top: usize,
 }
 
@@ -45,15 +54,18 @@ impl AccumulatorStack {
     pub fn with_path(net: Arc<Network>, levels: usize, path: Path) -> AccumulatorStack {
         let hidden = net.hidden;
         let madd = simd::madd_fits(&net.out_weights, net.qa);
+        let features = net.features;
         AccumulatorStack {
             net,
             path,
             madd,
+            features,
             hidden,
             values: vec![0; levels * 2 * hidden],
             psqt: vec![0; levels * 2],
+            frames: vec![[Frame::default(); 2]; levels],
             changes: vec![Change::default(); levels],
-            computed: vec![false; levels],
+            computed: vec![[false; 2]; levels],
             top: 0,
         }
     }
@@ -66,24 +78,32 @@ impl AccumulatorStack {
     /// Computes the bottom level from scratch for `pos` and empties the stack above it.
     pub fn refresh(&mut self, pos: &Position) {
         self.top = 0;
-        let h = self.hidden;
-        let (net, values) = (&self.net, &mut self.values);
-        for (p, perspective) in Color::BOTH.into_iter().enumerate() {
-            let acc = &mut values[p * h..(p + 1) * h];
-            acc.copy_from_slice(&net.ft_bias);
-            let mut psqt = 0i32;
-            for sq in Square::all() {
-                if let Some(piece) = pos.piece_at(sq) {
-                    let f = index(perspective, piece, sq);
-                    for (a, w) in acc.iter_mut().zip(&net.ft_weights[f * h..(f + 1) * h]) {
-                        *a = a.wrapping_add(*w);
-                    }
-                    psqt = psqt.wrapping_add(net.psqt[f]);
-                }
-            }
-            self.psqt[p] = psqt;
+        for perspective in Color::BOTH {
+            self.refresh_perspective(0, perspective, pos);
         }
-        self.computed[0] = true;
+    }
+
+    /// Computes `perspective`'s sums of `level` from scratch for `pos`.
+    fn refresh_perspective(&mut self, level: usize, perspective: Color, pos: &Position) {
+        let (h, p) = (self.hidden, perspective.index());
+        let frame = self.features.frame(perspective, pos.general(perspective));
+        let net = &self.net;
+        let acc = &mut self.values[(level * 2 + p) * h..(level * 2 + p + 1) * h];
+        acc.copy_from_slice(&net.ft_bias);
+        let mut psqt = 0i32;
+        let mut occupied = pos.pieces_of(Color::Red) | pos.pieces_of(Color::Black);
+        while occupied != 0 {
+            let sq = Square::from_index(occupied.trailing_zeros() as usize);
+            occupied &= occupied - 1;
+            if let Some(piece) = pos.piece_at(sq) {
+                let f = FeatureSet::index(frame, perspective, piece, sq);
+                simd::add_assign(self.path, acc, &net.ft_weights[f * h..(f + 1) * h]);
+                psqt = psqt.wrapping_add(net.psqt[f]);
+            }
+        }
+        self.psqt[level * 2 + p] = psqt;
+        self.frames[level][p] = frame;
+        self.computed[level][p] = true;
     }
 
     /// Records `m`, about to be made in `pos` (call before `make_move`).
@@ -91,12 +111,21 @@ impl AccumulatorStack {
     pub fn push_move(&mut self, pos: &Position, m: Move) {
         let moved = pos.piece_at(m.from());
         let captured = pos.piece_at(m.to());
+        let mut refresh = [false; 2];
+        if let Some(piece) = moved {
+            if piece.kind() == crate::board::PieceKind::General {
+                let c = piece.color();
+                refresh[c.index()] =
+                    self.features.frame(c, m.from()) != self.features.frame(c, m.to());
+            }
+        }
         self.top += 1;
         self.changes[self.top] = Change {
             added: moved.map(|p| (p, m.to())),
             removed: [moved.map(|p| (p, m.from())), captured.map(|p| (p, m.to()))],
+            refresh,
         };
-        self.computed[self.top] = false;
+        self.computed[self.top] = [false; 2];
     }
 
     /// Records a null move (nothing changes).
@@ -104,7 +133,7 @@ impl AccumulatorStack {
     pub fn push_null(&mut self) {
         self.top += 1;
         self.changes[self.top] = Change::default();
-        self.computed[self.top] = false;
+        self.computed[self.top] = [false; 2];
     }
 
     /// Undoes the last push.
@@ -118,38 +147,44 @@ impl AccumulatorStack {
         self.changes.len() - 1
     }
 
-    fn compute_top(&mut self) {
+    /// Computes the top level's sums of both perspectives; `pos` is the position of the top
+    /// level (read only when a general's move calls for a refresh).
+    fn compute_top(&mut self, pos: &Position) {
+        for perspective in Color::BOTH {
+            self.compute_perspective(perspective, pos);
+        }
+    }
+
+    fn compute_perspective(&mut self, perspective: Color, pos: &Position) {
+        let p = perspective.index();
         let mut base = self.top;
-        while !self.computed[base] {
+        while !self.computed[base][p] {
+            if self.changes[base].refresh[p] {
+                // Nothing below can be carried up: compute the top from the position.
+                return self.refresh_perspective(self.top, perspective, pos);
+            }
             base -= 1;
         }
         let h = self.hidden;
+        let frame = self.frames[base][p];
         for level in base + 1..=self.top {
             let change = self.changes[level];
-            let (below, above) = self.values.split_at_mut(level * 2 * h);
-            let prev_level = &below[(level - 1) * 2 * h..];
-            for (p, perspective) in Color::BOTH.into_iter().enumerate() {
-                let out = &mut above[p * h..(p + 1) * h];
-                let prev = &prev_level[p * h..(p + 1) * h];
-                let mut psqt = self.psqt[(level - 1) * 2 + p];
-                let Some((piece, sq)) = change.added else {
-                    // A null move: nothing changes.
-                    out.copy_from_slice(prev);
-                    self.psqt[level * 2 + p] = psqt;
-                    continue;
-                };
+            let (below, above) = self.values.split_at_mut((level * 2 + p) * h);
+            let prev = &below[((level - 1) * 2 + p) * h..][..h];
+            let out = &mut above[..h];
+            let mut psqt = self.psqt[(level - 1) * 2 + p];
+            if let Some((piece, sq)) = change.added {
                 let (net, psqt_w) = (&self.net.ft_weights, &self.net.psqt);
-                let added = index(perspective, piece, sq);
+                let added = FeatureSet::index(frame, perspective, piece, sq);
                 psqt = psqt.wrapping_add(psqt_w[added]);
                 let mut subs = [prev; 2];
                 let mut n = 0;
                 for (piece, sq) in change.removed.into_iter().flatten() {
-                    let f = index(perspective, piece, sq);
+                    let f = FeatureSet::index(frame, perspective, piece, sq);
                     psqt = psqt.wrapping_sub(psqt_w[f]);
                     subs[n] = &net[f * h..(f + 1) * h];
                     n += 1;
                 }
-                self.psqt[level * 2 + p] = psqt;
                 simd::update(
                     self.path,
                     out,
@@ -158,33 +193,39 @@ impl AccumulatorStack {
                     subs,
                     n,
                 );
+            } else {
+                // A null move: nothing changes.
+                out.copy_from_slice(prev);
             }
-            self.computed[level] = true;
+            self.psqt[level * 2 + p] = psqt;
+            self.frames[level][p] = frame;
+            self.computed[level][p] = true;
         }
     }
 
-    /// The accumulators of the current level: (red's, black's).
-    pub fn current(&mut self) -> (&[i16], &[i16]) {
-        self.compute_top();
+    /// The accumulators of `pos`, the current level: (red's, black's).
+    pub fn current(&mut self, pos: &Position) -> (&[i16], &[i16]) {
+        self.compute_top(pos);
         let h = self.hidden;
         let level = &self.values[self.top * 2 * h..(self.top + 1) * 2 * h];
         level.split_at(h)
     }
 
-    /// The PSQT sums of the current level: (red's, black's).
-    pub fn current_psqt(&mut self) -> (i32, i32) {
-        self.compute_top();
+    /// The PSQT sums of `pos`, the current level: (red's, black's).
+    pub fn current_psqt(&mut self, pos: &Position) -> (i32, i32) {
+        self.compute_top(pos);
         (self.psqt[self.top * 2], self.psqt[self.top * 2 + 1])
     }
 
-    /// The network's evaluation of the current level for `side` to move, in centipawns.
-    pub fn evaluate(&mut self, side: Color) -> i32 {
-        self.compute_top();
+    /// The network's evaluation of `pos`, the current level, for its side to move, in
+    /// centipawns.
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        self.compute_top(pos);
         let h = self.hidden;
         let level = &self.values[self.top * 2 * h..(self.top + 1) * 2 * h];
         let (red, black) = level.split_at(h);
         let (red_psqt, black_psqt) = (self.psqt[self.top * 2], self.psqt[self.top * 2 + 1]);
-        let (us, them, psqt) = match side {
+        let (us, them, psqt) = match pos.side_to_move() {
             Color::Red => (red, black, red_psqt as i64 - black_psqt as i64),
             Color::Black => (black, red, black_psqt as i64 - red_psqt as i64),
         };
@@ -227,5 +268,5 @@ fn scale_output(
 pub fn evaluate_scratch(net: &Arc<Network>, pos: &Position) -> i32 {
     let mut stack = AccumulatorStack::with_path(net.clone(), 1, Path::Portable);
     stack.refresh(pos);
-    stack.evaluate(pos.side_to_move())
+    stack.evaluate(pos)
 }

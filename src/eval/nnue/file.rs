@@ -1,13 +1,14 @@
 //! The net file: a header (magic, version, architecture, quantisation, checksum, provenance)
 //! and the quantised weights, all little-endian. docs/net-format.md describes it byte by byte.
 
-use super::features::INPUTS;
+use super::features::FeatureSet;
 
 /// The file's first 8 bytes.
 pub const MAGIC: &[u8; 8] = b"PAONNUE1";
-/// Format version written: 2 adds the piece-square (PSQT) path. Version 1 files (no PSQT
-/// path) are still read, with that path zero.
-pub const VERSION: u32 = 2;
+/// Format version written: 2 adds the piece-square (PSQT) path, 3 the feature set (header
+/// byte 22). Version 1 files (no PSQT path) are still read, with that path zero; versions 1
+/// and 2 read the plain features.
+pub const VERSION: u32 = 3;
 /// Fixed part of the header, before the provenance text.
 pub const HEADER_SIZE: usize = 48;
 /// Largest hidden layer a file may declare (per perspective).
@@ -38,6 +39,8 @@ pub enum Activation {
 /// output linearly, and the hidden layer only learns what they miss.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Network {
+    /// The input features.
+    pub features: FeatureSet,
     /// Hidden neurons per perspective.
     pub hidden: usize,
     /// Activation of the hidden layer.
@@ -48,7 +51,7 @@ pub struct Network {
     pub qb: i32,
     /// Centipawns per unit of the float output.
     pub scale: i32,
-    /// `INPUTS x hidden`, row-major by feature.
+    /// `inputs x hidden`, row-major by feature (`inputs` as the feature set says).
     pub ft_weights: Vec<i16>,
     /// `hidden`.
     pub ft_bias: Vec<i16>,
@@ -56,7 +59,7 @@ pub struct Network {
     pub out_weights: Vec<i16>,
     /// Output bias in units of 1/(QA*QB).
     pub out_bias: i32,
-    /// `INPUTS` piece-square weights in units of 1/(QA*QB) (all zero in a version 1 file).
+    /// `inputs` piece-square weights in units of 1/(QA*QB) (all zero in a version 1 file).
     pub psqt: Vec<i32>,
     /// Free text: how the net was made (commit, command, data, seed).
     pub provenance: String,
@@ -116,15 +119,21 @@ impl<'a> Reader<'a> {
 }
 
 impl Network {
-    /// Size of the weights in bytes for a hidden layer of `hidden` in format `version`.
-    pub fn body_size(hidden: usize, version: u32) -> usize {
-        let psqt = if version >= 2 { 4 * INPUTS } else { 0 };
-        2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + psqt
+    /// Size of the weights in bytes for `inputs` features and a hidden layer of `hidden` in
+    /// format `version`.
+    pub fn body_size(inputs: usize, hidden: usize, version: u32) -> usize {
+        let psqt = if version >= 2 { 4 * inputs } else { 0 };
+        2 * (inputs * hidden + hidden + 2 * hidden) + 4 + psqt
+    }
+
+    /// Input features per perspective.
+    pub fn inputs(&self) -> usize {
+        self.features.inputs()
     }
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(Self::body_size(self.hidden, VERSION));
+        let mut body = Vec::with_capacity(Self::body_size(self.inputs(), self.hidden, VERSION));
         for w in self
             .ft_weights
             .iter()
@@ -142,11 +151,11 @@ impl Network {
         let mut out = Vec::with_capacity(HEADER_SIZE + provenance.len() + body.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(self.inputs() as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.push(self.activation as u8);
         out.push(1); // output buckets
-        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(&[self.features.id(), 0]);
         out.extend_from_slice(&self.qa.to_le_bytes());
         out.extend_from_slice(&self.qb.to_le_bytes());
         out.extend_from_slice(&self.scale.to_le_bytes());
@@ -180,7 +189,10 @@ impl Network {
             1 => Activation::SquaredClippedRelu,
             a => return Err(NetError(format!("unknown activation {a} in net file"))),
         };
-        if inputs != INPUTS || head[1] != 1 {
+        let set_id = if version >= 3 { head[2] } else { 0 };
+        let features = FeatureSet::from_id(set_id)
+            .ok_or_else(|| NetError(format!("unknown feature set {set_id} in net file")))?;
+        if inputs != features.inputs() || head[1] != 1 {
             return Err(NetError(format!(
                 "net file architecture ({inputs} inputs, {} output buckets) is not supported",
                 head[1]
@@ -205,7 +217,7 @@ impl Network {
         let checksum = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
         let provenance = String::from_utf8_lossy(r.take(provenance_len)?).into_owned();
         let body_start = r.at;
-        let expected = body_start + Self::body_size(hidden, version);
+        let expected = body_start + Self::body_size(inputs, hidden, version);
         if bytes.len() != expected {
             return Err(NetError(format!(
                 "net file is {} bytes, its header says {expected}",
@@ -215,16 +227,17 @@ impl Network {
         if fnv1a(&bytes[body_start..]) != checksum {
             return Err(NetError("net file checksum mismatch (corrupt file)".into()));
         }
-        let ft_weights = r.i16s(INPUTS * hidden)?;
+        let ft_weights = r.i16s(inputs * hidden)?;
         let ft_bias = r.i16s(hidden)?;
         let out_weights = r.i16s(2 * hidden)?;
         let out_bias = r.i32()?;
         let psqt = if version >= 2 {
-            r.i32s(INPUTS)?
+            r.i32s(inputs)?
         } else {
-            vec![0; INPUTS]
+            vec![0; inputs]
         };
         Ok(Network {
+            features,
             hidden,
             activation,
             qa,
@@ -249,10 +262,12 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::nnue::features::INPUTS;
 
     pub(crate) fn small_net() -> Network {
         let hidden = 16;
         Network {
+            features: FeatureSet::Plain,
             hidden,
             activation: Activation::SquaredClippedRelu,
             qa: 255,
@@ -301,7 +316,7 @@ mod tests {
         version[8] = 7;
         assert_eq!(
             err(&version).as_deref(),
-            Some("net file version 7 is not supported (this build reads versions 1 to 2)")
+            Some("net file version 7 is not supported (this build reads versions 1 to 3)")
         );
         let mut magic = bytes;
         magic[0] = b'X';
@@ -336,5 +351,35 @@ mod tests {
                 bytes.len() + 4 * INPUTS
             ))
         );
+    }
+
+    /// A king-bucket net round-trips with its six-fold first layer; an unknown feature set
+    /// is refused by name; a version 2 file reads the plain features.
+    #[test]
+    fn feature_sets_round_trip_and_bad_ids_are_refused() {
+        let plain = small_net();
+        let inputs = FeatureSet::KingBuckets.inputs();
+        let net = Network {
+            features: FeatureSet::KingBuckets,
+            ft_weights: (0..inputs * plain.hidden)
+                .map(|i| (i % 53) as i16 - 26)
+                .collect(),
+            psqt: (0..inputs).map(|i| i as i32 - 3000).collect(),
+            ..plain.clone()
+        };
+        let bytes = net.to_bytes();
+        assert_eq!(bytes[22], 1);
+        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+        let mut unknown = bytes.clone();
+        unknown[22] = 9;
+        assert_eq!(
+            Network::from_bytes(&unknown).err().map(|e| e.0).as_deref(),
+            Some("unknown feature set 9 in net file")
+        );
+        // Version 2 had no feature set: its byte 22 was reserved and is not read.
+        let mut v2 = plain.to_bytes();
+        v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+        v2[22] = 1;
+        assert_eq!(Network::from_bytes(&v2), Ok(plain));
     }
 }

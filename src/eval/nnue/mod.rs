@@ -7,6 +7,7 @@ pub mod file;
 pub mod simd;
 
 pub use accumulator::{evaluate_scratch, AccumulatorStack};
+pub use features::FeatureSet;
 pub use file::{Activation, NetError, Network};
 
 use std::sync::{Arc, OnceLock};

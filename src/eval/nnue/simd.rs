@@ -59,6 +59,15 @@ fn update_body(out: &mut [i16], prev: &[i16], add: &[i16], subs: [&[i16]; 2], n_
     }
 }
 
+#[inline(always)]
+fn add_assign_body(acc: &mut [i16], row: &[i16]) {
+    for (a, r) in acc.chunks_mut(LANES).zip(row.chunks(LANES)) {
+        for (a, r) in a.iter_mut().zip(r) {
+            *a = a.wrapping_add(*r);
+        }
+    }
+}
+
 /// Sum over both halves of `f(clamp(acc, 0, qa)) * w`, in LANES wrapping partial sums.
 #[inline(always)]
 fn output_body(
@@ -215,6 +224,11 @@ mod avx2 {
         horizontal_sum(sum)
     }
 
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn add_assign(acc: &mut [i16], row: &[i16]) {
+        super::add_assign_body(acc, row)
+    }
+
     /// The i32 loops compiled for AVX2, for nets whose output weights are too large for
     /// the 16-bit product.
     #[target_feature(enable = "avx2")]
@@ -273,6 +287,17 @@ pub fn update(
         #[cfg(target_arch = "x86_64")]
         Path::Avx2 => unsafe { avx2::update(out, prev, add, subs, n_subs) },
         _ => update_body(out, prev, add, subs, n_subs),
+    }
+}
+
+/// `acc += row`, lane by lane (a refresh adds one row per piece).
+#[inline]
+pub fn add_assign(path: Path, acc: &mut [i16], row: &[i16]) {
+    match path {
+        // SAFETY: as in `update`.
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2 => unsafe { avx2::add_assign(acc, row) },
+        _ => add_assign_body(acc, row),
     }
 }
 

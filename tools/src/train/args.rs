@@ -33,6 +33,8 @@ pub struct Options {
     pub hidden: usize,
     /// Squared clipped ReLU (default) or clipped ReLU.
     pub activation: pao::eval::nnue::Activation,
+    /// The input features (and whether king buckets share factorised rows in training).
+    pub inputs: super::network::Inputs,
     /// Worker threads.
     pub threads: usize,
     /// Seed of initialisation, shuffling and mirroring.
@@ -71,6 +73,8 @@ pub fn usage() -> String {
      \x20 --wdl L               weight of the game result in the target, 0-1 (default 0.3)\n\
      \x20 --hidden H            hidden neurons per perspective, a multiple of 16 (default 64)\n\
      \x20 --activation A        screlu (default) or crelu\n\
+     \x20 --features F          plain (default) or king-buckets (the own general's square)\n\
+     \x20 --no-factoriser       king buckets without the shared plain rows in training\n\
      \x20 --k K                 sigmoid scale in centipawns (default: fitted on the data)\n\
      \x20 --threads N           worker threads (default: all cores)\n\
      \x20 --seed N              seed for initialisation, shuffling, mirroring (default 1)\n\
@@ -123,6 +127,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         wdl: 0.3,
         hidden: 64,
         activation: pao::eval::nnue::Activation::SquaredClippedRelu,
+        inputs: super::network::Inputs::PLAIN,
         threads: num_cpus::get().max(1),
         seed: 1,
         out: "net.bin".into(),
@@ -134,14 +139,19 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         psqt: true,
         fit_k_only: false,
     };
+    let (mut set, mut factorise) = (pao::eval::nnue::FeatureSet::Plain, true);
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
         i += 1;
-        if matches!(flag, "--no-mirror" | "--no-psqt" | "--fit-k") {
+        if matches!(
+            flag,
+            "--no-mirror" | "--no-psqt" | "--fit-k" | "--no-factoriser"
+        ) {
             o.mirror &= flag != "--no-mirror";
             o.psqt &= flag != "--no-psqt";
             o.fit_k_only |= flag == "--fit-k";
+            factorise &= flag != "--no-factoriser";
             continue;
         }
         if flag == "--data" {
@@ -175,6 +185,11 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
                     v => return Err(format!("bad activation '{v}' (screlu or crelu)")),
                 }
             }
+            "--features" => {
+                let v = value()?;
+                set = pao::eval::nnue::FeatureSet::from_name(v)
+                    .ok_or_else(|| format!("bad feature set '{v}' (plain or king-buckets)"))?;
+            }
             "--k" => o.k = Some(number(flag, value()?)?),
             "--threads" => o.threads = number(flag, value()?)?,
             "--seed" => o.seed = number(flag, value()?)?,
@@ -185,6 +200,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             _ => return Err(format!("unexpected argument '{flag}'")),
         }
     }
+    o.inputs = super::network::Inputs::of(set, factorise);
     check(&mut o)?;
     Ok(o)
 }

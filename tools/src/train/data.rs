@@ -1,13 +1,18 @@
 //! Training data: loading the files, the held-out validation slice, the shuffled order of an
 //! epoch, and mini-batches of sparse features with their targets.
 
+use super::network::Inputs;
 use crate::datagen::record::{read_file, Record};
 use crate::rng::{coin, SplitMix64 as Rng};
-use pao::eval::nnue::features::{index, mirrored};
+use pao::board::{Color, PieceKind, Square};
+use pao::eval::nnue::features::INPUTS;
+use pao::eval::nnue::FeatureSet;
 use rayon::prelude::*;
 
-/// Most active features per perspective (every piece on the board is one).
-pub const MAX_ACTIVE: usize = 32;
+/// Most pieces on a board.
+pub const MAX_PIECES: usize = 32;
+/// Most active features per perspective: one per piece, twice that when factorised.
+pub const MAX_ACTIVE: usize = 2 * MAX_PIECES;
 
 /// The positions to learn from and those to check against.
 pub struct Split {
@@ -59,21 +64,46 @@ pub fn target(record: &Record, wdl: f32, k: f32) -> f32 {
     wdl * record.outcome.value() + (1.0 - wdl) * sigmoid(record.score as f32 / k)
 }
 
-/// The active features of `record` from the side to move's view (`us`) and the other side's
-/// (`them`); mirrored left-right when `mirror`. Returns how many there are.
-pub fn features(record: &Record, mirror: bool, us: &mut [u16], them: &mut [u16]) -> usize {
+/// The active features of `record` for `inputs` from the side to move's view (`us`) and the
+/// other side's (`them`), of the board mirrored left-right when `mirror`; factorised inputs
+/// add each feature's shared plain row after the set's own. Returns how many there are.
+pub fn features(
+    record: &Record,
+    mirror: bool,
+    inputs: Inputs,
+    us: &mut [u16],
+    them: &mut [u16],
+) -> usize {
     let side = record.side;
-    let mut n = 0;
-    for (piece, sq) in record.pieces().take(MAX_ACTIVE) {
-        let (mut a, mut b) = (index(side, piece, sq), index(side.flip(), piece, sq));
-        if mirror {
-            a = mirrored(a);
-            b = mirrored(b);
+    let mut pieces = [None; MAX_PIECES];
+    let mut generals = [Square::from_index(0); 2];
+    let mut count = 0;
+    for (piece, sq) in record.pieces().take(MAX_PIECES) {
+        let sq = if mirror { sq.mirror_file() } else { sq };
+        if piece.kind() == PieceKind::General {
+            generals[piece.color().index()] = sq;
         }
+        pieces[count] = Some((piece, sq));
+        count += 1;
+    }
+    let frame = |c: Color| inputs.set.frame(c, generals[c.index()]);
+    let (frame_us, frame_them) = (frame(side), frame(side.flip()));
+    let shared = inputs.set.inputs();
+    let mut n = 0;
+    for (piece, sq) in pieces.into_iter().flatten() {
+        let a = FeatureSet::index(frame_us, side, piece, sq);
+        let b = FeatureSet::index(frame_them, side.flip(), piece, sq);
         us[n] = a as u16;
         them[n] = b as u16;
         n += 1;
+        if inputs.factorised {
+            us[n] = (shared + FeatureSet::factor(a)) as u16;
+            them[n] = (shared + FeatureSet::factor(b)) as u16;
+            n += 1;
+        }
     }
+    debug_assert!(n <= MAX_ACTIVE && inputs.count() <= u16::MAX as usize + 1);
+    debug_assert!(!inputs.factorised || INPUTS + shared == inputs.count());
     n
 }
 
@@ -111,12 +141,14 @@ impl Batch {
         }
     }
 
-    /// Fills the batch with `records[picks[i]]`; position `i` is mirrored when `mirror(i)`.
+    /// Fills the batch with the features (`inputs`) of `records[picks[i]]`; position `i` is
+    /// mirrored when `mirror(i)`.
     pub fn fill(
         &mut self,
         records: &[Record],
         picks: &[u32],
         mirror: impl Fn(usize) -> bool + Sync,
+        inputs: Inputs,
         wdl: f32,
         k: f32,
     ) {
@@ -133,7 +165,7 @@ impl Batch {
             .for_each(|(i, ((slots, count), t))| {
                 let record = &records[picks[i] as usize];
                 let (us, them) = slots.split_at_mut(MAX_ACTIVE);
-                *count = features(record, mirror(i), us, them) as u8;
+                *count = features(record, mirror(i), inputs, us, them) as u8;
                 *t = target(record, wdl, k);
             });
     }

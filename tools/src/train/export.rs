@@ -1,8 +1,9 @@
 //! Export: the float net quantised into a `Network` (the engine's net file), its provenance
 //! line, and a plain scalar forward pass of the quantised net to check the export against.
 
-use super::network::{FloatNet, SCALE};
-use pao::eval::nnue::{Activation, Network};
+use super::network::{FloatNet, CLIP, SCALE};
+use pao::eval::nnue::features::INPUTS;
+use pao::eval::nnue::{Activation, FeatureSet, Network};
 
 /// First-layer quantisation: W and b times QA.
 pub const QA: i32 = 255;
@@ -16,21 +17,43 @@ fn quantise_all(values: &[f32], factor: f32) -> Vec<i16> {
         .collect()
 }
 
+/// The first layer and the PSQT weights as the engine reads them: factorised, each bucket's
+/// row plus its shared plain row (clipped like any weight); otherwise as trained.
+fn folded(net: &FloatNet) -> (Vec<f32>, Vec<f32>) {
+    let (l, h, p) = (net.layout(), net.hidden, &net.params);
+    let rows = net.inputs.set.inputs();
+    let mut ft = p[..rows * h].to_vec();
+    let mut psqt = p[l.psqt..l.psqt + rows].to_vec();
+    if net.inputs.factorised {
+        for f in 0..rows {
+            let shared = rows + FeatureSet::factor(f);
+            for j in 0..h {
+                ft[f * h + j] = (ft[f * h + j] + p[shared * h + j]).clamp(-CLIP, CLIP);
+            }
+            psqt[f] += p[l.psqt + shared];
+        }
+        debug_assert_eq!(l.psqt - rows * h - 3 * h - 1, INPUTS * h);
+    }
+    (ft, psqt)
+}
+
 /// The quantised net of `net`, with `provenance`.
 pub fn quantise(net: &FloatNet, provenance: String) -> Network {
     let l = net.layout();
     let p = &net.params;
+    let (ft, psqt) = folded(net);
     Network {
+        features: net.inputs.set,
         hidden: net.hidden,
         activation: net.activation,
         qa: QA,
         qb: QB,
         scale: SCALE as i32,
-        ft_weights: quantise_all(&p[..l.ft_bias], QA as f32),
+        ft_weights: quantise_all(&ft, QA as f32),
         ft_bias: quantise_all(&p[l.ft_bias..l.out_weights], QA as f32),
         out_weights: quantise_all(&p[l.out_weights..l.out_bias], QB as f32),
         out_bias: (p[l.out_bias] * (QA * QB) as f32).round() as i32,
-        psqt: p[l.psqt..]
+        psqt: psqt
             .iter()
             .map(|&w| (w * (QA * QB) as f32).round() as i32)
             .collect(),

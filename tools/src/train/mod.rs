@@ -38,8 +38,9 @@ fn quantisation_error(net: &FloatNet, quantised: &pao::eval::nnue::Network, spli
     let mut sum = 0.0;
     let mut n = 0;
     for r in records.iter().step_by(step) {
-        let count = features(r, false, &mut us, &mut them);
+        let count = features(r, false, net.inputs, &mut us, &mut them);
         let float = net.evaluate(&us[..count], &them[..count]) as f64 * SCALE as f64;
+        let count = features(r, false, net.inputs.exported(), &mut us, &mut them);
         let int = export::quantised_eval(quantised, &us[..count], &them[..count]) as f64;
         sum += (float - int).abs();
         n += 1;
@@ -108,8 +109,9 @@ fn train(o: &Options) -> Result<(), String> {
     let net = export::quantise(&trained.net, provenance);
     std::fs::write(&o.out, net.to_bytes()).map_err(|e| format!("{}: {e}", o.out))?;
     println!(
-        "wrote {} (hidden {}, {:?}); quantised minus float: {:.2} cp mean absolute difference",
+        "wrote {} ({} features, hidden {}, {:?}); quantised minus float: {:.2} cp mean absolute difference",
         o.out,
+        net.features.name(),
         net.hidden,
         net.activation,
         quantisation_error(&trained.net, &net, &split)

@@ -7,13 +7,55 @@
 //! Forward runs in parallel over positions; backward in parallel over slices of the hidden
 //! columns, each slice walking the whole batch in order. Every gradient element is therefore
 //! summed in the same order whatever the thread count: training is bit-for-bit reproducible.
-//! Only the W rows of active features are touched (about 32 per perspective per position).
+//! Only the W rows of active features are touched (about 32 per perspective per position,
+//! twice that when factorised).
 
 use super::data::{sigmoid, Batch};
 use crate::rng::SplitMix64 as Rng;
 use pao::eval::nnue::features::INPUTS;
-use pao::eval::nnue::Activation;
+use pao::eval::nnue::{Activation, FeatureSet};
 use rayon::prelude::*;
+
+/// The inputs the trainer sees: the net's feature set and, when `factorised`, one more
+/// plain feature per piece (INPUTS more rows after the set's own), shared by every bucket
+/// of that piece and square. Export folds the shared rows into each bucket's, so the engine
+/// never sees them: the buckets learn what they have in common from every position.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Inputs {
+    /// The net's feature set.
+    pub set: FeatureSet,
+    /// Whether the shared plain rows are trained (king buckets only).
+    pub factorised: bool,
+}
+
+impl Inputs {
+    /// The plain features, unfactorised: the nets before feature sets.
+    pub const PLAIN: Inputs = Inputs {
+        set: FeatureSet::Plain,
+        factorised: false,
+    };
+
+    /// The set's inputs, factorised when it has buckets.
+    pub fn of(set: FeatureSet, factorise: bool) -> Inputs {
+        Inputs {
+            set,
+            factorised: factorise && set != FeatureSet::Plain,
+        }
+    }
+
+    /// Rows of W (and entries of P) in training.
+    pub fn count(self) -> usize {
+        self.set.inputs() + if self.factorised { INPUTS } else { 0 }
+    }
+
+    /// The same inputs without the shared rows (what the exported net reads).
+    pub fn exported(self) -> Inputs {
+        Inputs {
+            factorised: false,
+            ..self
+        }
+    }
+}
 
 /// Centipawns per unit of the float output (the net file's `scale`).
 pub const SCALE: f32 = 400.0;
@@ -22,10 +64,12 @@ pub const CLIP: f32 = 1.98;
 /// PSQT weights (quantised to i32) only need a sanity bound: ±16 units is ±6400 cp.
 pub const PSQT_CLIP: f32 = 16.0;
 
-/// The float parameters, in one vector: W (INPUTS x H, row-major by feature), b (H),
-/// w (2H, side to move's half first), c (1), P (INPUTS).
+/// The float parameters, in one vector: W (inputs x H, row-major by feature), b (H),
+/// w (2H, side to move's half first), c (1), P (inputs).
 #[derive(Clone, PartialEq, Debug)]
 pub struct FloatNet {
+    /// The inputs (feature set, factorised or not).
+    pub inputs: Inputs,
     /// Hidden neurons per perspective.
     pub hidden: usize,
     /// The hidden layer's activation.
@@ -50,15 +94,15 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout for hidden size `h`.
-    pub fn new(h: usize) -> Layout {
-        let ft_bias = INPUTS * h;
+    /// The layout for `inputs` rows and hidden size `h`.
+    pub fn new(inputs: usize, h: usize) -> Layout {
+        let ft_bias = inputs * h;
         Layout {
             ft_bias,
             out_weights: ft_bias + h,
             out_bias: ft_bias + 3 * h,
             psqt: ft_bias + 3 * h + 1,
-            len: ft_bias + 3 * h + 1 + INPUTS,
+            len: ft_bias + 3 * h + 1 + inputs,
         }
     }
 }
@@ -75,21 +119,34 @@ fn act(activation: Activation, x: f32) -> (f32, f32) {
 }
 
 impl FloatNet {
-    /// A freshly initialised net: W uniform in ±1/sqrt(32) (about 32 features are active),
-    /// b = 0, w uniform in ±1/sqrt(2H), c = 0, P = 0.
+    /// A freshly initialised net of plain features (see `with_inputs`).
+    #[cfg(test)]
     pub fn new(hidden: usize, activation: Activation, seed: u64) -> FloatNet {
-        let layout = Layout::new(hidden);
+        FloatNet::with_inputs(Inputs::PLAIN, hidden, activation, seed)
+    }
+
+    /// A freshly initialised net: W uniform in ±1/sqrt(32) (about 32 features are active),
+    /// b = 0, w uniform in ±1/sqrt(2H), c = 0, P = 0. Factorised, the shared rows start at
+    /// zero, so the net starts as the same function as an unfactorised one.
+    pub fn with_inputs(
+        inputs: Inputs,
+        hidden: usize,
+        activation: Activation,
+        seed: u64,
+    ) -> FloatNet {
+        let layout = Layout::new(inputs.count(), hidden);
         let mut rng = Rng::new(seed, 0x494e_4954);
         let mut params = vec![0.0; layout.len];
         let ft = 1.0 / (32f32).sqrt();
         let out = 1.0 / ((2 * hidden) as f32).sqrt();
-        for p in &mut params[..layout.ft_bias] {
+        for p in &mut params[..inputs.set.inputs() * hidden] {
             *p = rng.symmetric() * ft;
         }
         for p in &mut params[layout.out_weights..layout.out_bias] {
             *p = rng.symmetric() * out;
         }
         FloatNet {
+            inputs,
             hidden,
             activation,
             params,
@@ -98,7 +155,7 @@ impl FloatNet {
 
     /// The parameter layout.
     pub fn layout(&self) -> Layout {
-        Layout::new(self.hidden)
+        Layout::new(self.inputs.count(), self.hidden)
     }
 
     /// Clips every weight and bias to ±CLIP (kept for quantisation), P to ±PSQT_CLIP.
@@ -150,7 +207,7 @@ pub struct Workspace {
     dout: Vec<f32>,
     losses: Vec<f32>,
     width: usize,
-    /// One gradient slice per group of `width` hidden columns: W columns (INPUTS x width),
+    /// One gradient slice per group of `width` hidden columns: W columns (inputs x width),
     /// b (width), w for both perspectives (2 x width).
     slices: Vec<Vec<f32>>,
     /// The gradient in the parameter layout.
@@ -171,7 +228,7 @@ impl Workspace {
             dout: Vec::new(),
             losses: Vec::new(),
             width,
-            slices: vec![vec![0.0; (INPUTS + 3) * width]; h / width],
+            slices: vec![vec![0.0; (net.inputs.count() + 3) * width]; h / width],
             grad: vec![0.0; net.layout().len],
         }
     }
@@ -205,11 +262,12 @@ pub fn train_step(net: &FloatNet, batch: &Batch, ws: &mut Workspace, k: f32) -> 
     let loss = forward_batch(net, batch, ws, k);
     let (h, width, n) = (net.hidden, ws.width, batch.len);
     let l = net.layout();
+    let inputs = net.inputs.count();
     let out_w = &net.params[l.out_weights..l.out_bias];
     let (accs, dout) = (&ws.accs, &ws.dout);
     ws.slices.par_iter_mut().enumerate().for_each(|(s, grad)| {
         grad.iter_mut().for_each(|g| *g = 0.0);
-        let (ft, rest) = grad.split_at_mut(INPUTS * width);
+        let (ft, rest) = grad.split_at_mut(inputs * width);
         let (bias, out) = rest.split_at_mut(width);
         let mut g = vec![0f32; width];
         for i in 0..n {
@@ -243,7 +301,7 @@ pub fn train_step(net: &FloatNet, batch: &Batch, ws: &mut Workspace, k: f32) -> 
     let (bias, rest) = rest.split_at_mut(h);
     let (out, c) = rest.split_at_mut(2 * h);
     for (s, slice) in slices.iter().enumerate() {
-        let base = INPUTS * width;
+        let base = inputs * width;
         bias[s * width..(s + 1) * width].copy_from_slice(&slice[base..base + width]);
         for p in 0..2 {
             let from = base + (1 + p) * width;

@@ -38,7 +38,7 @@ pub fn validation_loss(net: &FloatNet, split: &Split, o: &Options, k: f32) -> Op
     let mut sum = 0.0;
     let picks: Vec<u32> = (0..split.val.len() as u32).collect();
     for chunk in picks.chunks(o.batch) {
-        batch.fill(&split.val, chunk, |_| false, o.wdl, k);
+        batch.fill(&split.val, chunk, |_| false, net.inputs, o.wdl, k);
         sum += batch_loss(net, &batch, &mut ws, k);
     }
     Some(sum / split.val.len() as f64)
@@ -54,7 +54,7 @@ fn start(
 ) -> Result<Checkpoint, String> {
     let path = o.resume.as_deref().unwrap_or("checkpoint");
     let Some(c) = resume else {
-        let net = FloatNet::new(o.hidden, o.activation, o.seed);
+        let net = FloatNet::with_inputs(o.inputs, o.hidden, o.activation, o.seed);
         let adam = AdamW::new(net.params.len());
         return Ok(Checkpoint {
             net,
@@ -72,11 +72,11 @@ fn start(
             "{path}: the checkpoint was made with {what} {was}, this run has {now}"
         ))
     };
-    if c.net.hidden != o.hidden || c.net.activation != o.activation {
+    if c.net.hidden != o.hidden || c.net.activation != o.activation || c.net.inputs != o.inputs {
         return mismatch(
-            "--hidden/--activation",
-            format!("{}/{:?}", c.net.hidden, c.net.activation),
-            format!("{}/{:?}", o.hidden, o.activation),
+            "--hidden/--activation/--features",
+            format!("{}/{:?}/{:?}", c.net.hidden, c.net.activation, c.net.inputs),
+            format!("{}/{:?}/{:?}", o.hidden, o.activation, o.inputs),
         );
     }
     if c.seed != o.seed {
@@ -144,6 +144,7 @@ pub fn train(
                 &split.train,
                 picks,
                 |i| mirror_flag(o.mirror, o.seed, epoch, first + i),
+                state.net.inputs,
                 o.wdl,
                 k,
             );
