@@ -14,6 +14,7 @@ mod r#match;
 mod openings_gen;
 mod rng;
 mod scaling;
+mod shard;
 mod soak;
 mod train;
 mod wdlfit;

@@ -17,12 +17,14 @@ fn tools(args: &[&str]) -> (i32, String, String) {
 const COMMANDS: &[&[&str]] = &[
     &[],
     &["match"],
+    &["match", "merge"],
     &["scaling"],
     &["book"],
     &["book", "build"],
     &["book", "show"],
     &["datagen"],
     &["datagen", "stats"],
+    &["datagen", "merge"],
     &["judge"],
     &["latency"],
     &["openings"],
@@ -110,6 +112,37 @@ fn bad_arguments_name_the_argument_and_exit_with_two() {
         (&["openings", "--count", "many"], "--count"),
         (&["train", "--epochs", "2"], "--data"),
         (&["datagen", "--out", "x.bin", "--nodes", "lots"], "--nodes"),
+        (&["datagen", "--out", "x.bin", "--shard", "4/3"], "4/3"),
+        (&["datagen", "--out", "x.bin", "--shard", "1/3"], "--games"),
+        (
+            &[
+                "datagen",
+                "--out",
+                "x.bin",
+                "--shard",
+                "1/3",
+                "--games",
+                "9",
+                "--positions",
+                "5",
+            ],
+            "--positions",
+        ),
+        (&["datagen", "merge", "a.bin"], "--out"),
+        (
+            &[
+                "match", "--engine", "cmd=a", "--engine", "cmd=b", "--shard", "1/2",
+            ],
+            "--resume",
+        ),
+        (
+            &[
+                "match", "--engine", "cmd=a", "--engine", "cmd=b", "--shard", "1/2", "--resume",
+                "r.tsv", "--sprt",
+            ],
+            "match merge",
+        ),
+        (&["match", "merge", "r.tsv", "--sprt", "elo0=x"], "--sprt"),
     ] {
         let (code, out, err) = tools(args);
         assert_eq!(code, 2, "{args:?}: {err}");

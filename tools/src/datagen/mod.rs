@@ -1,12 +1,16 @@
 //! `pao-tools datagen`: self-play training data for the network, in process, one game per
-//! thread, each move searched to a fixed node budget. See docs/data-format.md.
+//! thread, each move searched to a fixed node budget. See docs/data-format.md; `--shard` and
+//! `datagen merge` spread one run over several machines (docs/cluster.md).
 
+mod merge;
 mod play;
 pub mod record;
+mod shard_log;
 mod stats;
 mod writer;
 
 use crate::r#match::openings;
+use crate::shard::Shard;
 use crate::Failure;
 use clap::Subcommand;
 use pao::search::SearchConfig;
@@ -31,6 +35,15 @@ enum DatagenCommand {
     /// Positions, games, results, score histogram and distinct positions of data files.
     Stats {
         /// Data files.
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+    /// Merges the files of a run's shards (`--shard I/N`) into the file one run writes.
+    Merge {
+        /// The merged file (must not exist).
+        #[arg(long)]
+        out: String,
+        /// The shards' data files, each with its log (FILE.shard) beside it; any order.
         #[arg(required = true)]
         files: Vec<String>,
     },
@@ -78,6 +91,10 @@ pub struct RunArgs {
     /// Seconds between progress lines when stderr is not a terminal.
     #[arg(long, default_value_t = 30)]
     report_every: u64,
+    /// Play shard I of N: every N-th game from game I - 1 (needs --games, the whole run's);
+    /// writes a log beside --out for `datagen merge`.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
 }
 
 /// Entry point.
@@ -87,12 +104,28 @@ pub fn run(parsed: DatagenArgs) -> Result<(), Failure> {
             print!("{}", stats::report(&files)?);
             Ok(())
         }
+        Some(DatagenCommand::Merge { out, files }) => {
+            eprintln!("{}", merge::merge(&out, &files)?);
+            Ok(())
+        }
         None => {
             if parsed.run.out.is_none() {
                 return Err(Failure::Usage("--out FILE is required".into()));
             }
             if parsed.run.nodes == 0 {
                 return Err(Failure::Usage("--nodes must be at least 1".into()));
+            }
+            if parsed.run.shard.is_some() {
+                if parsed.run.games.is_none() {
+                    return Err(Failure::Usage(
+                        "--shard needs --games (the whole run's game count)".into(),
+                    ));
+                }
+                if parsed.run.positions.is_some() {
+                    return Err(Failure::Usage(
+                        "--positions cannot be shared out: give --games with --shard".into(),
+                    ));
+                }
             }
             Ok(generate(&parsed.run)?)
         }
@@ -123,13 +156,26 @@ fn generate(args: &RunArgs) -> Result<(), String> {
             None => None,
         },
     };
-    let writer = OrderedWriter::open(out)?;
+    let writer = match args.shard {
+        Some(shard) => OrderedWriter::open_shard(out, shard, &settings_line(args)?)?,
+        None => OrderedWriter::open(out)?,
+    };
     let first_game = writer.games();
     let start_positions = writer.positions();
     eprintln!(
-        "datagen: {out}: {} games, {} positions already; seed {}, {} nodes/move, {threads} threads",
-        first_game, start_positions, args.seed, args.nodes
+        "datagen: {out}: {} games, {} positions already; seed {}, {} nodes/move, {threads} threads{}",
+        first_game,
+        start_positions,
+        args.seed,
+        args.nodes,
+        args.shard
+            .map(|s| format!(", shard {s}"))
+            .unwrap_or_default()
     );
+    // Games in the writer's order: the run's game numbers, or the shard's own (game
+    // `shard.unit(k)` of the run is the shard's k-th).
+    let game_index = |k: u64| args.shard.map_or(k, |s| s.unit(k));
+    let target = args.games.map(|g| args.shard.map_or(g, |s| s.share(g)));
     let next_game = AtomicU64::new(first_game);
     let done = AtomicBool::new(false);
     let writer = Arc::new(writer);
@@ -154,13 +200,14 @@ fn generate(args: &RunArgs) -> Result<(), String> {
                     }
                 };
                 while !done.load(Ordering::Relaxed) {
-                    let index = next_game.fetch_add(1, Ordering::Relaxed);
-                    if args.games.is_some_and(|g| index >= g) {
+                    let local = next_game.fetch_add(1, Ordering::Relaxed);
+                    if target.is_some_and(|g| local >= g) {
                         break;
                     }
+                    let index = game_index(local);
                     match player.play(args.seed, index) {
                         Ok(game) => {
-                            if let Err(e) = writer.submit(index, game) {
+                            if let Err(e) = writer.submit(local, game) {
                                 record_failure(failure, e);
                                 done.store(true, Ordering::Relaxed);
                             }
@@ -182,7 +229,7 @@ fn generate(args: &RunArgs) -> Result<(), String> {
         loop {
             std::thread::sleep(Duration::from_millis(200));
             let finished =
-                done.load(Ordering::Relaxed) || args.games.is_some_and(|g| writer.games() >= g);
+                done.load(Ordering::Relaxed) || target.is_some_and(|g| writer.games() >= g);
             if interactive {
                 eprint!("\r{}   ", writer.progress(start_positions, started));
             } else if last.elapsed() >= every && !finished {
@@ -203,6 +250,35 @@ fn generate(args: &RunArgs) -> Result<(), String> {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// Everything that decides a shard's games besides the seed's game numbers, in the shard's
+/// log: shards merge only when these agree. Files enter by their content's hash, so a path
+/// may differ between machines.
+fn settings_line(args: &RunArgs) -> Result<String, String> {
+    let file_hash = |path: &Option<String>, none: &str| -> Result<String, String> {
+        match path {
+            Some(p) => {
+                let bytes = std::fs::read(p).map_err(|e| format!("{p}: {e}"))?;
+                Ok(format!(
+                    "fnv1a:{:016x}",
+                    pao::eval::nnue::file::fnv1a(&bytes)
+                ))
+            }
+            None => Ok(none.to_string()),
+        }
+    };
+    Ok(format!(
+        "seed={} nodes={} depth={} random-plies={} max-plies={} hash={} openings={} evalfile={}",
+        args.seed,
+        args.nodes,
+        args.depth.map_or("none".to_string(), |d| d.to_string()),
+        args.random_plies,
+        args.max_plies,
+        args.hash,
+        file_hash(&args.openings, "start")?,
+        file_hash(&args.evalfile, "none")?
+    ))
 }
 
 /// The first error of any worker.

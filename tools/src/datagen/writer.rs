@@ -3,6 +3,8 @@
 
 use super::play::GameRecord;
 use super::record::{read_header, write_header, Outcome, HEADER_SIZE, RECORD_SIZE};
+use super::shard_log::ShardLog;
+use crate::shard::Shard;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -18,6 +20,8 @@ struct State {
     positions: u64,
     /// Results for red (win, draw, loss) of the games written by this run.
     results: [u64; 3],
+    /// A shard's log, told of each game written.
+    log: Option<ShardLog>,
 }
 
 /// The data file being written.
@@ -66,6 +70,54 @@ impl OrderedWriter {
                 waiting: BTreeMap::new(),
                 positions,
                 results: [0; 3],
+                log: None,
+            }),
+        })
+    }
+
+    /// Opens shard `shard`'s data file `path` and its log (see shard_log.rs): the log says
+    /// which games the file holds, and the file is cut to them (a game written but not yet
+    /// logged when a run was killed is played again). Games are then numbered within the shard.
+    pub fn open_shard(path: &str, shard: Shard, settings: &str) -> Result<OrderedWriter, String> {
+        let at = |e: std::io::Error| format!("{path}: {e}");
+        let existing = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        let log_exists = std::path::Path::new(&super::shard_log::path_for(path)).exists();
+        if !log_exists && existing > HEADER_SIZE as u64 {
+            return Err(format!(
+                "{path} holds data but has no shard log beside it: not a shard's file"
+            ));
+        }
+        let (log, games) = ShardLog::open(path, shard, settings)?;
+        let positions: u64 = games.iter().sum();
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(at)?;
+        if games.is_empty() {
+            file.set_len(0).map_err(at)?;
+            write_header(&mut file).map_err(at)?;
+        } else {
+            read_header(&mut file).map_err(|e| format!("{path}: {e}"))?;
+            let wanted = HEADER_SIZE as u64 + positions * RECORD_SIZE as u64;
+            if file.metadata().map_err(at)?.len() < wanted {
+                return Err(format!(
+                    "{path} is shorter than its shard log says ({positions} positions)"
+                ));
+            }
+            file.set_len(wanted).map_err(at)?;
+        }
+        file.seek(SeekFrom::End(0)).map_err(at)?;
+        Ok(OrderedWriter {
+            state: Mutex::new(State {
+                file,
+                next: games.len() as u64,
+                waiting: BTreeMap::new(),
+                positions,
+                results: [0; 3],
+                log: Some(log),
             }),
         })
     }
@@ -109,6 +161,9 @@ impl OrderedWriter {
                 Outcome::Draw => 1,
                 Outcome::Loss => 2,
             }] += 1;
+            if let Some(log) = &mut st.log {
+                log.append(game.records.len() as u64)?;
+            }
             st.next += 1;
         }
     }

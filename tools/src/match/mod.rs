@@ -5,6 +5,7 @@ mod adjudication;
 pub mod client;
 mod clock;
 mod game;
+mod merge;
 pub mod openings;
 mod pgn;
 mod progress;
@@ -12,10 +13,12 @@ mod referee;
 mod report;
 pub(crate) mod runner;
 mod schedule;
+mod shard_file;
 mod state;
 mod stats;
 mod termination;
 
+use crate::shard::Shard;
 use crate::Failure;
 use adjudication::{DrawRule, ResignRule};
 use clock::{parse_seconds, parse_tc, Limit};
@@ -44,8 +47,14 @@ occurrence of a position, perpetual check loses, then perpetual chase loses, oth
 
 /// `pao-tools match`: plays engine-versus-engine games (UCCI or UCI), refereed with Pao's rules.
 #[derive(clap::Args, Debug)]
-#[command(after_help = AFTER_HELP)]
+#[command(
+    after_help = AFTER_HELP,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    command: Option<MatchCommand>,
     #[command(flatten)]
     engines: EngineGroups,
     /// Engine settings applied to every engine (an engine's own settings win)
@@ -108,6 +117,16 @@ pub struct MatchArgs {
     /// Adjudicate a draw by the engines' scores: movenumber=M score=CP count=N
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     draw: Option<Vec<String>>,
+    /// Play shard I of N: every N-th game pair from pair I - 1, results to --resume (needed);
+    /// `match merge` then reports the whole match
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum MatchCommand {
+    /// The report of a match played in shards (`--shard I/N`), from their results files
+    Merge(merge::MergeArgs),
 }
 
 /// The words of each `--engine` occurrence, kept apart (clap's derive flattens repeated
@@ -182,6 +201,17 @@ pub fn config(args: MatchArgs) -> Result<MatchConfig, String> {
     if engines.len() < 2 {
         return Err("--engine: give at least two engines".to_string());
     }
+    if args.shard.is_some() {
+        if args.resume.is_none() {
+            return Err("--shard needs --resume FILE: the shard's results file".to_string());
+        }
+        if args.sprt.is_some() {
+            return Err(
+                "--sprt with --shard: shards play their whole share; give --sprt to `match merge`"
+                    .to_string(),
+            );
+        }
+    }
     Ok(MatchConfig {
         engines,
         gauntlet: args.gauntlet,
@@ -201,11 +231,17 @@ pub fn config(args: MatchArgs) -> Result<MatchConfig, String> {
         resume: args.resume,
         sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
         event: args.event,
+        shard: args.shard,
     })
 }
 
 /// Runs `pao-tools match`.
 pub fn run(args: MatchArgs) -> Result<(), Failure> {
+    if let Some(MatchCommand::Merge(m)) = &args.command {
+        let sprt = merge::sprt_of(m).map_err(Failure::Usage)?;
+        print!("{}", merge::merge(m, sprt.as_ref())?);
+        return Ok(());
+    }
     let cfg = config(args).map_err(Failure::Usage)?;
     let text = run_match(&cfg)?;
     print!("{text}");

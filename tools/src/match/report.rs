@@ -3,6 +3,7 @@
 use super::schedule::Job;
 use super::state::GameResult;
 use super::stats::{EloEstimate, Pentanomial, Sprt, SprtDecision, Trinomial};
+use super::termination::Termination;
 use pao::board::Color;
 use std::collections::BTreeMap;
 
@@ -151,6 +152,36 @@ pub fn sprt_status(sprt: &Sprt, s: &Summary) -> (f64, SprtDecision, String) {
         sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, lo, hi
     );
     (llr, d, text)
+}
+
+/// The report printed at the end of a match: standings, the first engine against the field,
+/// terminations, the SPRT state, the games still missing of the `scheduled`, the result line.
+/// It depends on the finished games alone, not on the order they were played in, which is
+/// what lets `match merge` print the report of one run from its shards.
+pub fn final_report(
+    names: &[String],
+    summary: &Summary,
+    results: &BTreeMap<usize, GameResult>,
+    sprt: Option<&Sprt>,
+    scheduled: usize,
+) -> String {
+    let mut text = table(names, summary);
+    text.push('\n');
+    text.push_str(&head_to_head(names, summary));
+    let reasons = results.values().map(|r| r.reason.as_str());
+    text.push_str(&format!("terminations: {}\n", Termination::tally(reasons)));
+    if let Some(sp) = sprt {
+        text.push_str(&sprt_status(sp, summary).2);
+    }
+    if results.len() < scheduled {
+        text.push_str(&format!(
+            "{} of {} scheduled games played\n",
+            results.len(),
+            scheduled
+        ));
+    }
+    text.push_str(&result_line("result", sprt, summary));
+    text
 }
 
 /// One line a script can read, the last of a match's output (and, prefixed `status:`, after

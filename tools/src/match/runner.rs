@@ -10,9 +10,10 @@ use super::pgn::{format_game, PgnHeader};
 use super::progress::Progress;
 use super::report;
 use super::schedule::{schedule, Job};
+use super::shard_file::ShardHeader;
 use super::state::{self, GameResult};
 use super::stats::{Sprt, SprtDecision};
-use super::termination::Termination;
+use crate::shard::Shard;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
@@ -41,6 +42,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// PGN event name.
     pub event: String,
+    /// Play only this shard's game pairs (the results file is the shard's).
+    pub shard: Option<Shard>,
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC), from the system clock (PGN's date format).
@@ -81,21 +84,33 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
         return Err("a match needs at least two engines".to_string());
     }
     let jobs = schedule(names.len(), cfg.gauntlet, cfg.games, cfg.openings.len());
+    let header = cfg.shard.map(|shard| ShardHeader::of(cfg, shard));
+    if let (Some(header), Some(path)) = (&header, &cfg.resume) {
+        header.prepare(path)?;
+    }
+    let ours = |j: &Job| header.as_ref().is_none_or(|h| h.owns(j));
+    let scheduled = jobs.iter().filter(|j| ours(j)).count();
     let mut results: BTreeMap<usize, GameResult> = match &cfg.resume {
         Some(path) => state::load(path, &jobs, &names)?,
         None => BTreeMap::new(),
     };
+    if let (Some(h), Some(&index)) = (&header, results.keys().find(|&&i| !ours(&jobs[i]))) {
+        return Err(format!(
+            "game {index} in the results file is not one of shard {}'s",
+            h.shard
+        ));
+    }
     let hs = Duration::from_millis(cfg.game.handshake_timeout_ms);
     let mut protos: Vec<Protocol> = Vec::new();
     for spec in &cfg.engines {
         protos.push(detect(spec, hs)?);
     }
-    let progress = Progress::new(jobs.len() as u64, results.len() as u64);
+    let progress = Progress::new(scheduled as u64, results.len() as u64);
     if !results.is_empty() {
         progress.println(&format!(
             "resuming: {} of {} games already played",
             results.len(),
-            jobs.len()
+            scheduled
         ));
     }
     let mut summary = report::summarize(names.len(), &jobs, &results);
@@ -109,7 +124,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
         VecDeque::new()
     } else {
         jobs.iter()
-            .filter(|j| !results.contains_key(&j.index))
+            .filter(|j| ours(j) && !results.contains_key(&j.index))
             .copied()
             .collect()
     };
@@ -198,23 +213,13 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     if let Some(e) = failure {
         return Err(e);
     }
-    let mut text = report::table(&names, &summary);
-    text.push('\n');
-    text.push_str(&report::head_to_head(&names, &summary));
-    let reasons = results.values().map(|r| r.reason.as_str());
-    text.push_str(&format!("terminations: {}\n", Termination::tally(reasons)));
-    if let Some(sp) = &cfg.sprt {
-        text.push_str(&report::sprt_status(sp, &summary).2);
-    }
-    if results.len() < jobs.len() {
-        text.push_str(&format!(
-            "{} of {} scheduled games played\n",
-            results.len(),
-            jobs.len()
-        ));
-    }
-    text.push_str(&report::result_line("result", cfg.sprt.as_ref(), &summary));
-    Ok(text)
+    Ok(report::final_report(
+        &names,
+        &summary,
+        &results,
+        cfg.sprt.as_ref(),
+        scheduled,
+    ))
 }
 
 #[cfg(test)]

@@ -23,7 +23,8 @@ pub struct GameResult {
     pub reason: String,
 }
 
-const HEADER: &str = "# pao-tools match results: index\tred\tblack\tresult\tplies\treason";
+/// The first line of a results file.
+pub const HEADER: &str = "# pao-tools match results: index\tred\tblack\tresult\tplies\treason";
 
 /// One line of the file (tabs and newlines in the reason are replaced by spaces).
 pub fn format_line(r: &GameResult) -> String {
