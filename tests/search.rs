@@ -101,8 +101,6 @@ const MATES: [(&str, usize); 4] = [
 fn every_switch_on() -> SearchConfig {
     SearchConfig {
         see: true,
-        qsearch_tt: true,
-        late_move_pruning: true,
         iir: true,
         lmr_adjust: true,
         cont_history: true,
@@ -115,9 +113,6 @@ fn every_switch_on() -> SearchConfig {
         qs_futility: true,
         sixty_move_draw: true,
         sixty_move_fade: true,
-        corr_history: true,
-        capture_history: true,
-        probcut: true,
         ..SearchConfig::FULL
     }
 }
@@ -130,6 +125,15 @@ fn mates_are_found_with_exact_scores() {
             (SearchConfig::FULL, plies as u32 + 6),
             (every_switch_on(), plies as u32 + 3),
             (every_switch_on(), plies as u32 + 6),
+            // Reverse futility with the improving margin keeps a positive margin at depth 1:
+            // with none it cut the mating move of the lone rook (mate in 5 plies, not 3).
+            (
+                SearchConfig {
+                    rfp_improving: true,
+                    ..SearchConfig::FULL
+                },
+                plies as u32 + 6,
+            ),
         ] {
             let (score, best) = search_value(config, fen, depth);
             assert_eq!(score, mate_in(plies), "{fen} depth {depth}");

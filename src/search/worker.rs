@@ -1,7 +1,6 @@
 //! One thread's search: iterative deepening with aspiration windows (or MTD(f)) over `pvs`.
 
 use super::config::{Driver, SearchConfig};
-use super::correction::CorrectionHistory;
 use super::heuristics::Heuristics;
 use super::limits::Limits;
 use super::score::{is_decisive, INFINITE, MAX_PLY};
@@ -110,7 +109,6 @@ pub struct Searcher {
     pub(crate) pos: Position,
     pub(crate) tt: Arc<TranspositionTable>,
     pub(crate) heur: Heuristics,
-    pub(crate) corr: CorrectionHistory,
     pub(crate) eval_cache: eval::KnowledgeCache,
     /// The network's accumulators, when the network evaluates.
     nnue: Option<AccumulatorStack>,
@@ -151,7 +149,6 @@ impl Searcher {
             pos: Position::startpos(),
             tt,
             heur: Heuristics::new(),
-            corr: CorrectionHistory::new(),
             eval_cache: eval::KnowledgeCache::new(),
             nnue: None,
             tablebases: None,
@@ -304,7 +301,6 @@ impl Searcher {
     /// Forgets the ordering heuristics (new game).
     pub fn clear_heuristics(&mut self) {
         self.heur.clear();
-        self.corr.clear();
     }
 
     /// Nodes searched by the last (or current) search.
