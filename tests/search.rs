@@ -248,33 +248,6 @@ fn perpetual_chase_loses_for_the_chaser() {
     assert_ne!(r.best_move, Some(repeat));
 }
 
-/// The share of root nodes below the best move: all of them when one move is allowed; most of
-/// them when one recapture is forced (the cannon took a horse), little from the start position,
-/// where the effort is spread over many sound moves.
-#[test]
-fn best_move_node_share() {
-    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
-    let shares = |pos: &Position, allowed: &[Move]| {
-        let tt = Arc::new(TranspositionTable::new(16).expect("table"));
-        let mut s = Searcher::new(tt, SearchConfig::FULL);
-        let mut shares = Vec::new();
-        s.search(pos, &Limits::depth(8), allowed, &mut |it| {
-            shares.push(it.best_move_share)
-        });
-        shares
-    };
-    let pos = play(start, "h2h9");
-    let only = pao::board::parse_move("i9h9", pao::board::RankBase::Zero).expect("move");
-    assert_eq!(shares(&pos, &[only]), vec![1000; 8]);
-    // Depth 1 spreads the nodes evenly; from depth 4 on the recapture takes most of them.
-    let recapture = shares(&pos, &[]);
-    assert!(recapture[0] < 100, "{recapture:?}");
-    assert!(recapture[3..].iter().all(|&s| s > 800), "{recapture:?}");
-    let opening = shares(&play(start, ""), &[]);
-    assert!(opening[3..].iter().all(|&s| s < 900), "{opening:?}");
-    assert!(opening.last().is_some_and(|&s| s < 600), "{opening:?}");
-}
-
 /// With `sixty_move_draw` the search knows the sixty-move rule: a rook up with one ply left
 /// before the limit and no mate in one, every move draws; with the count at 0 the rook wins.
 /// With `sixty_move_fade` the same position's score shrinks as the count grows.

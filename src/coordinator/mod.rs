@@ -56,8 +56,6 @@ struct Active {
     last_best: Option<Move>,
     best_changes: u32,
     stable_iterations: u32,
-    /// The time manager reads the best move's node share (`tm_node_share`).
-    node_share_tm: bool,
     last_score: Option<i32>,
     /// The main thread's last completed iteration: the answer when stopping early.
     last_iteration: Option<Iteration>,

@@ -357,7 +357,6 @@ impl Searcher {
             // tested before the move is made, only for moves that may check.
             let sound_for_extension =
                 !self.config.check_ext_see || !self.pos.gives_check(m) || see_ge(&self.pos, m, 0);
-            let nodes_before = self.nodes;
             self.make_move(m);
             let gives_check = self.pos.in_check();
             let check_extension = i32::from(
@@ -423,9 +422,6 @@ impl Searcher {
                 s
             };
             self.unmake_move();
-            if root {
-                self.add_root_nodes(m, self.nodes - nodes_before);
-            }
             if self.stopped {
                 return 0;
             }

@@ -82,9 +82,6 @@ pub struct Iteration {
     pub bounds: Vec<(Move, i32, i32)>,
     /// B* only: whether the first PV move is proven best.
     pub proven: Option<bool>,
-    /// The share of this iteration's root nodes spent below the best move, in permille
-    /// (1000 when nothing was counted).
-    pub best_move_share: u32,
 }
 
 /// The result of a search.
@@ -123,9 +120,6 @@ pub struct Searcher {
     /// A later MultiPV line searches the root: its restricted result is not the root's value,
     /// so it is not stored in the table.
     pub(crate) skip_root_store: bool,
-    /// Nodes spent below each root move in the current iteration (time management reads
-    /// the best move's share).
-    pub(crate) root_move_nodes: Vec<(Move, u64)>,
     root_progress: Option<Arc<RootProgress>>,
     pub(crate) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pub(crate) pv_len: [usize; MAX_PLY + 2],
@@ -159,7 +153,6 @@ impl Searcher {
             root_best: Move::NONE,
             root_moves: Vec::new(),
             skip_root_store: false,
-            root_move_nodes: Vec::new(),
             root_progress: None,
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
@@ -257,25 +250,6 @@ impl Searcher {
     /// Publishes the root move being searched to `progress` (the main thread, for `currmove`).
     pub fn set_root_progress(&mut self, progress: Arc<RootProgress>) {
         self.root_progress = Some(progress);
-    }
-
-    /// Counts `nodes` spent below the root move `m` in this iteration.
-    pub(crate) fn add_root_nodes(&mut self, m: Move, nodes: u64) {
-        match self.root_move_nodes.iter_mut().find(|(r, _)| *r == m) {
-            Some((_, n)) => *n += nodes,
-            None => self.root_move_nodes.push((m, nodes)),
-        }
-    }
-
-    /// The permille of this iteration's root nodes spent below `best` (1000 when none).
-    fn root_share(&self, best: Option<Move>) -> u32 {
-        let total: u64 = self.root_move_nodes.iter().map(|&(_, n)| n).sum();
-        let below = self
-            .root_move_nodes
-            .iter()
-            .find(|&&(m, _)| Some(m) == best)
-            .map_or(0, |&(_, n)| n);
-        (below * 1000).checked_div(total).map_or(1000, |p| p as u32)
     }
 
     /// Called at the root for each move tried.
@@ -451,7 +425,6 @@ impl Searcher {
             }
             self.seldepth = 0;
             self.horizon = false;
-            self.root_move_nodes.clear();
             let mut lines: Vec<RootLine> = Vec::with_capacity(wanted);
             for (line, &centre) in previous.iter().enumerate() {
                 // Line i searches the root without the moves of lines 1..i-1.
@@ -523,7 +496,6 @@ impl Searcher {
                 lines,
                 bounds: Vec::new(),
                 proven: None,
-                best_move_share: self.root_share(result.best_move),
             });
             if self.stopped
                 || limits.soft_deadline.is_some_and(|d| Instant::now() >= d)
