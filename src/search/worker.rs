@@ -7,6 +7,7 @@ use super::score::{is_decisive, INFINITE, MAX_PLY};
 use crate::board::{Move, Piece, Position};
 use crate::eval;
 use crate::eval::nnue::{AccumulatorStack, Network};
+use crate::eval::PsqStack;
 use crate::tt::TranspositionTable;
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -109,6 +110,9 @@ pub struct Searcher {
     pub(crate) eval_cache: eval::KnowledgeCache,
     /// The network's accumulators, when the network evaluates.
     nnue: Option<AccumulatorStack>,
+    /// The hand-written evaluation's material and piece-square sums, kept when no network
+    /// evaluates.
+    psq: PsqStack,
     /// Endgame tables probed at nodes whose material they cover.
     pub(crate) tablebases: Option<Arc<crate::egtb::Tablebases>>,
     pub(crate) config: SearchConfig,
@@ -145,6 +149,7 @@ impl Searcher {
             heur: Heuristics::new(),
             eval_cache: eval::KnowledgeCache::new(),
             nnue: None,
+            psq: PsqStack::new(MAX_PLY + 4),
             tablebases: None,
             config,
             nodes: 0,
@@ -201,8 +206,9 @@ impl Searcher {
     /// Makes `m` in the search position, recording it for the accumulators.
     #[inline]
     pub(crate) fn make_move(&mut self, m: Move) {
-        if let Some(stack) = &mut self.nnue {
-            stack.push_move(&self.pos, m);
+        match &mut self.nnue {
+            Some(stack) => stack.push_move(&self.pos, m),
+            None => self.psq.push_move(&self.pos, m),
         }
         self.pos.make_move(m);
     }
@@ -210,8 +216,9 @@ impl Searcher {
     /// Unmakes the last move of the search position.
     #[inline]
     pub(crate) fn unmake_move(&mut self) {
-        if let Some(stack) = &mut self.nnue {
-            stack.pop();
+        match &mut self.nnue {
+            Some(stack) => stack.pop(),
+            None => self.psq.pop(),
         }
         self.pos.unmake_move();
     }
@@ -219,8 +226,9 @@ impl Searcher {
     /// Passes the move (null-move pruning).
     #[inline]
     pub(crate) fn make_null(&mut self) {
-        if let Some(stack) = &mut self.nnue {
-            stack.push_null();
+        match &mut self.nnue {
+            Some(stack) => stack.push_null(),
+            None => self.psq.push_null(),
         }
         self.pos.make_null();
     }
@@ -228,8 +236,9 @@ impl Searcher {
     /// Takes back a null move.
     #[inline]
     pub(crate) fn unmake_null(&mut self) {
-        if let Some(stack) = &mut self.nnue {
-            stack.pop();
+        match &mut self.nnue {
+            Some(stack) => stack.pop(),
+            None => self.psq.pop(),
         }
         self.pos.unmake_null();
     }
@@ -237,8 +246,9 @@ impl Searcher {
     /// Sets the search position to `root` (and refreshes the accumulators).
     pub(crate) fn set_root(&mut self, root: &Position) {
         self.pos = root.clone();
-        if let Some(stack) = &mut self.nnue {
-            stack.refresh(&self.pos);
+        match &mut self.nnue {
+            Some(stack) => stack.refresh(&self.pos),
+            None => self.psq.refresh(&self.pos),
         }
     }
 
@@ -306,6 +316,7 @@ impl Searcher {
         }
         eval::evaluate_cached(
             &self.pos,
+            self.psq.current(),
             self.config.knowledge,
             alpha,
             beta,
