@@ -1,5 +1,6 @@
-//! Prints the tic-tac-toe table of README (Search algorithms of the literature): the nodes and
-//! leaves of each reference search solving the game from the empty board, natural move order.
+//! Prints the tic-tac-toe table of docs/search.md (Search algorithms of the literature): the
+//! nodes and leaves of each reference search solving the game from the empty board, natural
+//! move order.
 //! `cargo run --release --example tictactoe_table`
 
 use pao::search::reference::{

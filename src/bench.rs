@@ -178,10 +178,6 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
         c.mate_distance = true
     });
     add("+ SEE (ordering, pruning)", &|c| c.see = true);
-    add("+ TT in quiescence", &|c| c.qsearch_tt = true);
-    add("+ late-move pruning (improving)", &|c| {
-        c.late_move_pruning = true
-    });
     add("+ internal iterative reduction", &|c| c.iir = true);
     add("+ LMR by history, killers, improving", &|c| {
         c.lmr_adjust = true
@@ -202,11 +198,6 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
         c.sixty_move_draw = true;
         c.sixty_move_fade = true
     });
-    add("+ correction history (pawns, material)", &|c| {
-        c.corr_history = true
-    });
-    add("+ capture history", &|c| c.capture_history = true);
-    add("+ ProbCut", &|c| c.probcut = true);
     let mut mtdf = SearchConfig::FULL;
     mtdf.driver = Driver::Mtdf;
     rows.push(("MTD(f), all on", mtdf));

@@ -44,9 +44,6 @@ pub struct Options {
     /// A timed search answers with a vote among the threads weighted by depth and score
     /// (true), or with the main thread's result (false).
     pub smp_vote: bool,
-    /// The soft time limit also reads the best move's share of the root nodes
-    /// (`time::should_stop`), on top of how many iterations the best move has held.
-    pub time_node_share: bool,
     /// Verbose info output.
     pub debug: bool,
     /// Offer and accept draws, resign lost games (`draw`/`resign` suffixes).
@@ -141,7 +138,6 @@ impl Options {
             repetition_rule: RepetitionRule::Asian,
             stagger: DEFAULT_STAGGER,
             smp_vote: DEFAULT_VOTE,
-            time_node_share: false,
             debug: false,
             draw_resign: false,
             rank_base_one: false,
@@ -286,10 +282,6 @@ impl Options {
                 self.smp_vote = check(value)?;
                 Effect::None
             }
-            "timenodeshare" => {
-                self.time_node_share = check(value)?;
-                Effect::None
-            }
             "debug" => {
                 self.debug = check(value)?;
                 Effect::None
@@ -396,7 +388,6 @@ impl Options {
             "option repetitionrule type combo var asian var draw default asian".to_string(),
             format!("option smpstagger type check default {DEFAULT_STAGGER}"),
             format!("option smpvote type check default {DEFAULT_VOTE}"),
-            "option timenodeshare type check default false".to_string(),
             "option drawresign type check default false".to_string(),
             format!("option usennue type check default {}", crate::eval::nnue::USE_BY_DEFAULT),
             "option evalfile type string default <empty>".to_string(),
@@ -426,7 +417,6 @@ impl Options {
             format!("SearchDriver -combo {driver}"),
             format!("SMPStagger -check {}", flag(self.stagger)),
             format!("SMPVote -check {}", flag(self.smp_vote)),
-            format!("TimeNodeShare -check {}", flag(self.time_node_share)),
             format!("UseNNUE -check {}", flag(self.use_nnue)),
             format!("EvalFile -file {}", self.eval_file),
             format!("EGTBPath -path {}", self.egtb_path),
@@ -456,7 +446,6 @@ impl Options {
             "option name RepetitionRule type combo default asian var asian var draw".to_string(),
             format!("option name SMPStagger type check default {DEFAULT_STAGGER}"),
             format!("option name SMPVote type check default {DEFAULT_VOTE}"),
-            "option name TimeNodeShare type check default false".to_string(),
             format!(
                 "option name UseNNUE type check default {}",
                 crate::eval::nnue::USE_BY_DEFAULT

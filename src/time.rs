@@ -74,16 +74,12 @@ pub fn clock_budget(time: u64, inc: u64, movestogo: Option<u64>, move_overhead: 
 /// After an iteration that ended `used_ms` into the move: stop now? The soft limit grows with
 /// best-move changes and score drops and shrinks with stability (the iterations the best move
 /// has held); a new iteration is not started past 60% of it, since it would rarely finish.
-/// With `node_share`, the permille of the last iteration's root nodes spent below the best
-/// move, it also shrinks when that move took nearly all the effort and grows when the effort
-/// was spread over its rivals.
 pub fn should_stop(
     budget: &TimeBudget,
     used_ms: u64,
     best_move_changes: u32,
     score_drop: i32,
     stable_iterations: u32,
-    node_share: Option<u32>,
 ) -> bool {
     let mut factor = 1.0 + 0.3 * best_move_changes.min(3) as f64;
     if score_drop > 100 {
@@ -96,18 +92,8 @@ pub fn should_stop(
     } else if stable_iterations >= 2 {
         factor *= 0.8;
     }
-    if let Some(permille) = node_share {
-        factor *= node_share_factor(permille);
-    }
     let target = (budget.soft_ms as f64 * factor).min(budget.hard_ms as f64);
     used_ms as f64 >= target * 0.6
-}
-
-/// The soft-limit factor for a best move that took `permille` of the root nodes: 1 at 60%,
-/// down to 0.6 from 87% on, up to 1.4 at 33% and below.
-fn node_share_factor(permille: u32) -> f64 {
-    let share = permille.min(1000) as f64 / 1000.0;
-    (1.0 + 1.5 * (0.6 - share)).clamp(0.6, 1.4)
 }
 
 #[cfg(test)]
@@ -209,29 +195,10 @@ mod tests {
             soft_ms: 1000,
             hard_ms: 5000,
         };
-        assert!(!should_stop(&b, 500, 0, 0, 0, None));
-        assert!(should_stop(&b, 600, 0, 0, 0, None));
-        assert!(!should_stop(&b, 700, 2, 0, 0, None));
-        assert!(should_stop(&b, 400, 0, 0, 4, None));
-    }
-
-    #[test]
-    fn the_best_moves_node_share_moves_the_soft_limit() {
-        let b = TimeBudget {
-            soft_ms: 1000,
-            hard_ms: 5000,
-        };
-        // 60%: as without the share, stop from 600 ms.
-        assert!(!should_stop(&b, 599, 0, 0, 0, Some(600)));
-        assert!(should_stop(&b, 600, 0, 0, 0, Some(600)));
-        // A dominant move: factor 0.6, stop from 360 ms; with 4 stable iterations from 216.
-        assert!(!should_stop(&b, 359, 0, 0, 0, Some(900)));
-        assert!(should_stop(&b, 360, 0, 0, 0, Some(1000)));
-        assert!(!should_stop(&b, 215, 0, 0, 4, Some(950)));
-        assert!(should_stop(&b, 216, 0, 0, 4, Some(950)));
-        // Spread effort: at most 1.4, stop from 840 ms.
-        assert!(!should_stop(&b, 839, 0, 0, 0, Some(100)));
-        assert!(should_stop(&b, 840, 0, 0, 0, Some(0)));
+        assert!(!should_stop(&b, 500, 0, 0, 0));
+        assert!(should_stop(&b, 600, 0, 0, 0));
+        assert!(!should_stop(&b, 700, 2, 0, 0));
+        assert!(should_stop(&b, 400, 0, 0, 4));
     }
 
     proptest::proptest! {

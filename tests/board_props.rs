@@ -1,8 +1,9 @@
 //! Properties along random games: make/unmake restores everything exactly, the incremental
-//! key and evaluation sums equal the ones computed from scratch, and the fast legality
-//! shortcut agrees with trying every move.
+//! key and the evaluation's material and piece-square stack equal the ones computed from
+//! scratch, and the fast legality shortcut agrees with trying every move.
 
 use pao::board::Position;
+use pao::eval::{psqt, PsqStack};
 use proptest::prelude::*;
 
 fn start_fens() -> Vec<&'static str> {
@@ -12,6 +13,8 @@ fn start_fens() -> Vec<&'static str> {
 /// Plays up to `choices.len()` plies choosing by index; checks the properties at every node.
 fn walk(fen: &str, choices: &[usize]) -> Result<(), TestCaseError> {
     let mut pos = Position::from_fen(fen).expect("bench FEN");
+    let mut psq = PsqStack::new(choices.len() + 1);
+    psq.refresh(&pos);
     let mut trail = Vec::new();
     for &choice in choices {
         let legal = pos.legal_moves();
@@ -30,30 +33,41 @@ fn walk(fen: &str, choices: &[usize]) -> Result<(), TestCaseError> {
         let m = legal[choice % legal.len()];
         let before = pos.clone();
         let before_fen = pos.to_fen();
+        let sum_before = psq.current();
+        psq.push_move(&pos, m);
         pos.make_move(m);
         prop_assert_eq!(pos.key(), pos.compute_key());
         let scratch = Position::from_fen(&pos.to_fen()).expect("own FEN");
         prop_assert_eq!(pos.key(), scratch.key());
-        prop_assert_eq!(pos.psq(), scratch.psq());
+        prop_assert_eq!(psq.current(), psqt::sum(&scratch));
         prop_assert_eq!(pos.in_check(), scratch.in_check());
+        psq.pop();
         pos.unmake_move();
         prop_assert_eq!(&pos, &before);
         prop_assert_eq!(pos.to_fen(), before_fen);
+        prop_assert_eq!(psq.current(), sum_before);
         if !pos.in_check() {
+            psq.push_null();
             pos.make_null();
             prop_assert_ne!(pos.key(), before.key());
             prop_assert_eq!(pos.key(), pos.compute_key());
+            prop_assert_eq!(psq.current(), sum_before);
+            psq.pop();
             pos.unmake_null();
             prop_assert_eq!(&pos, &before);
         }
+        psq.push_move(&pos, m);
         pos.make_move(m);
         trail.push(m);
     }
     // Taking the whole game back returns to the start.
     for _ in &trail {
+        psq.pop();
         pos.unmake_move();
     }
-    prop_assert_eq!(pos, Position::from_fen(fen).expect("bench FEN"));
+    let start = Position::from_fen(fen).expect("bench FEN");
+    prop_assert_eq!(psq.current(), psqt::sum(&start));
+    prop_assert_eq!(pos, start);
     Ok(())
 }
 

@@ -227,3 +227,48 @@ fn inference_equals_the_documented_formula_for_any_quantisation() {
         }
     }
 }
+
+/// The embedded net's provenance says how it was made, with the trainer's commit and no path
+/// of the machine that made it (placeholders such as `$DATA` and bare file names only).
+#[test]
+fn the_embedded_net_has_a_clean_provenance() {
+    let Some(net) = pao::eval::nnue::embedded() else {
+        println!("skipped: this build embeds no net");
+        return;
+    };
+    let p = &net.provenance;
+    assert!(p.starts_with("pao-tools train; commit "), "{p}");
+    let commit = p
+        .split("; ")
+        .find_map(|part| part.strip_prefix("commit "))
+        .expect("a commit field");
+    let hash = commit.trim_end_matches("+dirty");
+    assert!(
+        hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+        "not a commit: {commit}"
+    );
+    assert!(
+        !p.split([' ', '(', ',', '=']).any(|w| w.starts_with('/')),
+        "{p}"
+    );
+}
+
+/// Generation 1's net, re-stamped with a clean provenance, keeps its weights bit for bit: the
+/// checksum of the file's body is the one it was embedded with.
+#[test]
+fn the_embedded_net_keeps_generation_1s_weights() {
+    use pao::eval::nnue::file::{fnv1a, HEADER_SIZE};
+    let Some(net) = pao::eval::nnue::embedded() else {
+        println!("skipped: this build embeds no net");
+        return;
+    };
+    let bytes = net.to_bytes();
+    assert_eq!(net.hidden, 128);
+    assert_eq!(
+        fnv1a(&bytes[HEADER_SIZE + net.provenance.len()..]),
+        0x7144_52a4_bf4a_b7be
+    );
+    assert!(net.provenance.contains(
+        "command: pao-tools train --data $DATA/gen0.bin $DATA/gen1.bin --hidden 128 --threads 2 --seed 1"
+    ));
+}

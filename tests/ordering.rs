@@ -202,39 +202,24 @@ fn continuation_history_orders_the_quiet_move_that_answered_the_previous_move() 
 }
 
 /// The captures of `fen` in the order quiescence's picker hands them out.
-fn capture_order(fen: &str, heur: &Heuristics, capture_history: bool) -> Vec<String> {
+fn capture_order(fen: &str, heur: &Heuristics) -> Vec<String> {
     let mut pos = Position::from_fen(fen).expect("FEN");
-    let config = SearchConfig {
-        capture_history,
-        ..SearchConfig::FULL
-    };
     let mut picker = MovePicker::captures(&pos);
     let mut out = Vec::new();
-    while let Some(m) = picker.next_move(&mut pos, heur, &config) {
+    while let Some(m) = picker.next_move(&mut pos, heur, &SearchConfig::FULL) {
         out.push(m.to_string());
     }
     out
 }
 
 #[test]
-fn capture_history_orders_captures_of_like_victims() {
+fn captures_of_like_victims_come_cheaper_attacker_first_whatever_the_history() {
     // The rook (b0) and the horse (c3) can both take the soldier on b5.
     let fen = "4k4/9/9/9/1p7/9/2N6/9/9/1R1K5 w - - 0 1";
     let mut heur = Heuristics::new();
-    // MVV-LVA: the cheaper attacker first.
-    let plain = capture_order(fen, &heur, false);
-    assert_eq!(plain, ["c3b5", "b0b5"]);
-    assert_eq!(capture_order(fen, &heur, true), plain);
-    // The rook's capture did well before: with the switch it comes first, without it not.
+    assert_eq!(capture_order(fen, &heur), ["c3b5", "b0b5"]);
+    // Captures are ordered by MVV-LVA alone: a history of the rook's move changes nothing.
     let (p, m) = piece_and_move(fen, "b0b5");
-    let victim = pao::board::PieceKind::Soldier;
-    heur.update_capture_history(p, m, victim, 2000);
-    assert_eq!(heur.capture_history(p, m, victim), 2000);
-    assert_eq!(capture_order(fen, &heur, true), ["b0b5", "c3b5"]);
-    assert_eq!(capture_order(fen, &heur, false), plain);
-    // A capture history never puts a soldier ahead of a rook: the victim comes first.
-    let rook_fen = "4k4/9/9/9/1p7/2r6/9/3N5/9/1R1K5 w - - 0 1";
-    let (p, m) = piece_and_move(rook_fen, "b0b5");
-    heur.update_capture_history(p, m, victim, 16384);
-    assert_eq!(capture_order(rook_fen, &heur, true)[0], "d2c4");
+    heur.update_history(p, m, 16384);
+    assert_eq!(capture_order(fen, &heur), ["c3b5", "b0b5"]);
 }

@@ -439,7 +439,7 @@ fn garbage_lines_leave_the_daemon_responsive() {
                 String::from_utf8_lossy(&b).replace(['\n', '\r'], " ")
             };
             let lower = line.to_ascii_lowercase();
-            // Keep the session alive: no quit, and no search that waits for a stop.
+            // Keep the connection alive: no quit, and no search that waits for a stop.
             if lower.contains("quit")
                 || lower.contains("bye")
                 || lower.trim_start().starts_with("go")

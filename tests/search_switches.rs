@@ -8,14 +8,14 @@ use pao::search::SearchConfig;
 #[test]
 fn switch_lists_parse_and_flip_fields() {
     let c = SearchConfig::FULL
-        .with_switches(" +see -check_extension,qsearch_tt ")
+        .with_switches(" +see -check_extension,iir ")
         .expect("valid list");
     assert_eq!(
         c,
         SearchConfig {
             see: true,
             check_extension: false,
-            qsearch_tt: true,
+            iir: true,
             ..SearchConfig::FULL
         }
     );
@@ -28,6 +28,19 @@ fn switch_lists_parse_and_flip_fields() {
         SearchConfig::FULL.with_switches("see -bogus"),
         Err("unknown search switch 'bogus'".to_string())
     );
+    // Switches that games rejected left the code with their names (docs/testing.md).
+    for gone in [
+        "qsearch_tt",
+        "late_move_pruning",
+        "corr_history",
+        "capture_history",
+        "probcut",
+    ] {
+        assert_eq!(
+            SearchConfig::FULL.with_switches(gone),
+            Err(format!("unknown search switch '{gone}'"))
+        );
+    }
 }
 
 #[test]
@@ -86,7 +99,7 @@ fn pruning_none_turns_off_every_forward_pruning_switch() {
     let mut e = Engine::uci(1);
     e.send("setoption name OwnBook value false");
     let all_off = "-null_move,-nmp_eval_r,-lmr,-lmr_adjust,-futility,-rfp_improving,\
-                   -razoring,-see,-late_move_pruning,-iir,-qs_futility,-singular";
+                   -razoring,-see,-iir,-qs_futility,-singular";
     e.send(&format!("setoption name SearchSwitches value {all_off}"));
     let by_name = nodes_at_depth_7(&mut e);
 

@@ -1,4 +1,5 @@
-//! FEN in and out, with errors that say what is wrong and where.
+//! FEN in and out, with errors that say what is wrong and where; the start position, and
+//! `Debug` for positions (as their FEN). The position itself knows nothing of FEN text.
 
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
@@ -111,6 +112,14 @@ pub fn square_reachable(piece: Piece, sq: Square) -> bool {
 const MAX_COUNT: [usize; 7] = [1, 2, 2, 2, 2, 2, 5];
 
 impl Position {
+    /// The start position.
+    pub fn startpos() -> Position {
+        match Position::from_fen(START_FEN) {
+            Ok(p) => p,
+            Err(e) => unreachable!("start FEN is valid: {e}"),
+        }
+    }
+
     /// Parses a FEN. The side may be `w`/`r` (red) or `b`; `h`/`e` are accepted for horse and
     /// elephant; the trailing fields may be missing.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
@@ -223,5 +232,11 @@ impl Position {
         let side = if self.side == Color::Red { 'w' } else { 'b' };
         s.push_str(&format!(" {side} - - {} {}", self.clock, self.fullmove));
         s
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
     }
 }

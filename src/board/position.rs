@@ -8,7 +8,6 @@ use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::{Square, FILES, RANKS, SQUARES};
 use super::zobrist::{PIECE_KEYS, SIDE_KEY};
-use crate::eval::psqt::{Pair, PSQ};
 
 /// Board cell value for an empty square.
 pub(crate) const EMPTY: u8 = 0xff;
@@ -57,8 +56,6 @@ pub struct Position {
     pub(crate) side: Color,
     pub(crate) key: u64,
     pub(crate) in_check: bool,
-    /// Material and piece-square sum (red-relative), kept incrementally for the evaluation.
-    pub(crate) psq: Pair,
     pub(crate) clock: u16,
     pub(crate) fullmove: u16,
     pub(crate) history: Vec<Undo>,
@@ -92,7 +89,6 @@ impl Position {
             side: Color::Red,
             key: 0,
             in_check: false,
-            psq: Pair::default(),
             clock: 0,
             fullmove: 1,
             history: Vec::with_capacity(256),
@@ -113,25 +109,6 @@ impl Position {
             self.generals[piece.color().index()] = s as u8;
         }
         self.key ^= PIECE_KEYS[piece.code()][s];
-        self.add_psq(PSQ[piece.code()][s]);
-    }
-
-    #[inline(always)]
-    fn add_psq(&mut self, p: Pair) {
-        self.psq.mg += p.mg;
-        self.psq.eg += p.eg;
-    }
-
-    #[inline(always)]
-    fn sub_psq(&mut self, p: Pair) {
-        self.psq.mg -= p.mg;
-        self.psq.eg -= p.eg;
-    }
-
-    /// Material and piece-square sum, red-relative (middlegame, endgame).
-    #[inline]
-    pub fn psq(&self) -> Pair {
-        self.psq
     }
 
     /// Finishes setup: side to move, key and check status.
@@ -141,14 +118,6 @@ impl Position {
         self.fullmove = fullmove.max(1);
         self.key = self.compute_key();
         self.in_check = self.is_attacked(self.general(side), side.flip());
-    }
-
-    /// The start position.
-    pub fn startpos() -> Position {
-        match Position::from_fen(super::fen::START_FEN) {
-            Ok(p) => p,
-            Err(e) => unreachable!("start FEN is valid: {e}"),
-        }
     }
 
     /// The piece on `sq`, if any.
@@ -346,10 +315,7 @@ impl Position {
             clock: self.clock,
         });
         let key = self.key_after(m);
-        self.sub_psq(PSQ[piece as usize][from]);
-        self.add_psq(PSQ[piece as usize][to]);
         if captured != EMPTY {
-            self.sub_psq(PSQ[captured as usize][to]);
             let cc = (captured >> 3) as usize;
             self.color_bb[cc] &= !(1u128 << to);
             self.piece_bb[captured as usize] &= !(1u128 << to);
@@ -378,10 +344,7 @@ impl Position {
         let to = u.mv.to().index();
         let piece = self.board[to];
         self.shift(to, from, piece);
-        self.sub_psq(PSQ[piece as usize][to]);
-        self.add_psq(PSQ[piece as usize][from]);
         if u.captured != EMPTY {
-            self.add_psq(PSQ[u.captured as usize][to]);
             let cc = (u.captured >> 3) as usize;
             self.board[to] = u.captured;
             self.rank_occ[to / FILES] |= 1 << (to % FILES);
@@ -481,13 +444,6 @@ impl PartialEq for Position {
             && self.generals == other.generals
             && self.counts == other.counts
             && self.in_check == other.in_check
-            && self.psq == other.psq
             && self.clock == other.clock
-    }
-}
-
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", self.to_fen())
     }
 }

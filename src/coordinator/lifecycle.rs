@@ -102,7 +102,6 @@ impl<W: Write> Coordinator<W> {
             last_best: None,
             best_changes: 0,
             stable_iterations: 0,
-            node_share_tm: self.options.time_node_share,
             last_score: None,
             last_iteration: None,
             iteration_start: now,

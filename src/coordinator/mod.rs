@@ -6,7 +6,7 @@
 //!
 //! By concern: `lifecycle` (go, stop, ponderhit, quit, bestmove), `settings` (options, hash,
 //! the pool), `report` (pool events and the clock become `info` lines), `stdio` (the two
-//! threads that drive it), `cecp` (the game an xboard session keeps). This file holds the
+//! threads that drive it), `cecp` (the game an xboard connection keeps). This file holds the
 //! state and the dispatch of commands.
 
 mod cecp;
@@ -56,8 +56,6 @@ struct Active {
     last_best: Option<Move>,
     best_changes: u32,
     stable_iterations: u32,
-    /// The time manager reads the best move's node share (`tm_node_share`).
-    node_share_tm: bool,
     last_score: Option<i32>,
     /// The main thread's last completed iteration: the answer when stopping early.
     last_iteration: Option<Iteration>,
@@ -95,7 +93,7 @@ pub struct Coordinator<W: Write> {
     /// False after a rejected `position` (UCCI/UCI), until a valid one: `go` must not search
     /// the previous position, which the GUI no longer shows.
     position_valid: bool,
-    /// The CECP session (unused in the other dialects).
+    /// The CECP connection's game (unused in the other dialects).
     cecp: cecp::CecpState,
     /// The CECP line being handled, for its `Error (...): LINE` replies.
     current_line: String,

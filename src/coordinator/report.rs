@@ -106,15 +106,7 @@ impl<W: Write> Coordinator<W> {
         let stop = match (&a.budget, a.ponder) {
             (Some(b), false) => {
                 let used = a.clock_start.elapsed().as_millis() as u64;
-                let share = a.node_share_tm.then_some(it.best_move_share);
-                time::should_stop(
-                    b,
-                    used,
-                    a.best_changes,
-                    score_drop,
-                    a.stable_iterations,
-                    share,
-                )
+                time::should_stop(b, used, a.best_changes, score_drop, a.stable_iterations)
             }
             _ => false,
         };
@@ -201,7 +193,6 @@ mod tests {
                 lines: Vec::new(),
                 bounds: Vec::new(),
                 proven: None,
-                best_move_share: 1000,
             },
         });
         c.on_input(ReaderEvent::Line("stop".to_string()));

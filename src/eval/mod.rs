@@ -1,16 +1,19 @@
-//! Static evaluation: material and piece-square tables for both phases (kept incrementally by
-//! the position), xiangqi knowledge, tapering by the material left, and draw scaling for a
-//! side that has nothing left to mate with. Scores are from the side to move's point of view.
+//! Static evaluation: material and piece-square tables for both phases (kept incrementally on
+//! the search stack by `PsqStack`, as the network keeps its accumulators), xiangqi knowledge,
+//! tapering by the material left, and draw scaling for a side that has nothing left to mate
+//! with. Scores are from the side to move's point of view.
 
 pub mod breakdown;
 pub mod cache;
 pub mod knowledge;
 pub mod nnue;
+pub mod psq_stack;
 pub mod psqt;
 
 use crate::board::{Color, PieceKind, Position};
 pub use cache::KnowledgeCache;
-use psqt::{MATERIAL, MAX_PHASE, PHASE_WEIGHT};
+pub use psq_stack::PsqStack;
+use psqt::{Pair, MATERIAL, MAX_PHASE, PHASE_WEIGHT};
 
 /// Bonus for having the move.
 pub const TEMPO: i32 = 10;
@@ -72,27 +75,37 @@ pub fn evaluate_with(pos: &Position, knowledge: bool) -> i32 {
 /// Knowledge terms never move the score by more than this (a generous bound).
 pub const LAZY_MARGIN: i32 = 300;
 
+/// `evaluate_with` for a position whose material and piece-square sum `psq` is known (kept by
+/// a `PsqStack`), without a cache: what one search node's evaluation costs.
+pub fn evaluate_from_sum(pos: &Position, psq: Pair, knowledge: bool) -> i32 {
+    evaluate_impl(pos, psq, knowledge, -i32::MAX, i32::MAX, None)
+}
+
 /// Evaluation that skips the knowledge terms when material and position alone are already
 /// `LAZY_MARGIN` outside (alpha, beta): the exact value would not matter there.
 pub fn evaluate_lazy(pos: &Position, knowledge: bool, alpha: i32, beta: i32) -> i32 {
-    evaluate_impl(pos, knowledge, alpha, beta, None)
+    evaluate_impl(pos, psqt::sum(pos), knowledge, alpha, beta, None)
 }
 
-/// `evaluate_lazy` with a cache of knowledge terms (the search's hot path); same values.
+/// `evaluate_lazy` with the material and piece-square sum `psq` kept by a `PsqStack` and a
+/// cache of knowledge terms (the search's hot path); same values.
 #[inline]
 pub fn evaluate_cached(
     pos: &Position,
+    psq: Pair,
     knowledge: bool,
     alpha: i32,
     beta: i32,
     cache: &mut KnowledgeCache,
 ) -> i32 {
-    evaluate_impl(pos, knowledge, alpha, beta, Some(cache))
+    debug_assert_eq!(psq, psqt::sum(pos), "the search's PSQ stack is out of step");
+    evaluate_impl(pos, psq, knowledge, alpha, beta, Some(cache))
 }
 
 #[inline(always)]
 fn evaluate_impl(
     pos: &Position,
+    psq: Pair,
     knowledge: bool,
     alpha: i32,
     beta: i32,
@@ -105,7 +118,7 @@ fn evaluate_impl(
     } else {
         -1
     };
-    let mut sum = pos.psq();
+    let mut sum = psq;
     if knowledge {
         let base = sign * taper(sum.mg, sum.eg) + TEMPO;
         let lazy =

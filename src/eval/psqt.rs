@@ -1,9 +1,9 @@
 //! Material and piece-square tables for both phases, from each side's own point of view, as
 //! one table indexed by piece code and square holding red-relative values (black's negated and
-//! mirrored), so the position can keep the sum incrementally: add at the to-square, subtract at
-//! the from-square and for a capture.
+//! mirrored), so a sum can be kept incrementally: add at the to-square, subtract at the
+//! from-square and for a capture (`PsqStack` does, on the search stack).
 
-use crate::board::{Piece, SQUARES};
+use crate::board::{Piece, Position, Square, SQUARES};
 
 /// A middlegame and endgame pair.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -17,6 +17,22 @@ pub struct Pair {
 impl Pair {
     const fn new(mg: i32, eg: i32) -> Pair {
         Pair { mg, eg }
+    }
+}
+
+impl std::ops::Add for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn add(self, other: Pair) -> Pair {
+        Pair::new(self.mg + other.mg, self.eg + other.eg)
+    }
+}
+
+impl std::ops::Sub for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn sub(self, other: Pair) -> Pair {
+        Pair::new(self.mg - other.mg, self.eg - other.eg)
     }
 }
 
@@ -175,3 +191,14 @@ const fn build() -> [[Pair; SQUARES]; Piece::CODES] {
 
 /// `PSQ[piece code][square]`: material plus position, red-relative.
 pub static PSQ: [[Pair; SQUARES]; Piece::CODES] = build();
+
+/// The material and piece-square sum of `pos`, red-relative, computed from scratch.
+pub fn sum(pos: &Position) -> Pair {
+    let mut total = Pair::default();
+    for sq in Square::all() {
+        if let Some(p) = pos.piece_at(sq) {
+            total = total + PSQ[p.code()][sq.index()];
+        }
+    }
+    total
+}

@@ -29,9 +29,9 @@ pub enum CecpCommand {
     Go,
     /// `playother`: play the side not to move.
     PlayOther,
-    /// `level MPS BASE INC`: `moves` per session (0 = whole game), base and increment in ms.
+    /// `level MPS BASE INC`: `moves` per period (0 = whole game), base and increment in ms.
     Level {
-        /// Moves per session; 0 = the whole game.
+        /// Moves per time-control period; 0 = the whole game.
         moves: u32,
         /// Base time in ms.
         base_ms: u64,

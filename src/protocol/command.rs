@@ -14,7 +14,7 @@ pub enum Dialect {
     Cecp,
 }
 
-/// What the parser needs to know about the session.
+/// What the parser needs to know about the connection.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ParseContext {
     /// The dialect, once the handshake happened.

@@ -1,5 +1,5 @@
 //! Input lines as events (end of input is one too), read by the thread that then handles them
-//! under the coordinator's lock. Nothing is parsed here: how a line parses depends on session
+//! under the coordinator's lock. Nothing is parsed here: how a line parses depends on connection
 //! state the coordinator owns.
 
 use std::io::BufRead;

@@ -135,6 +135,5 @@ fn iteration_of(s: &BStarState<Move>, nodes: u64) -> Iteration {
         }],
         bounds: s.bounds.clone(),
         proven: Some(s.proven),
-        best_move_share: 1000,
     }
 }

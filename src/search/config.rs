@@ -87,10 +87,6 @@ pub struct SearchConfig {
     /// Static exchange evaluation: losing captures ordered after the quiet moves, skipped in
     /// quiescence, and moves losing material pruned near the leaves.
     pub see: bool,
-    /// Quiescence probes the transposition table for cutoffs and stores its results.
-    pub qsearch_tt: bool,
-    /// Late-move pruning of quiet moves near the leaves, stricter when not improving.
-    pub late_move_pruning: bool,
     /// Internal iterative reduction: a node without a TT move is searched one ply shallower
     /// (the table will have a move for the next, deeper visit).
     pub iir: bool,
@@ -123,15 +119,6 @@ pub struct SearchConfig {
     /// The static evaluation fades toward a draw as the sixty-move count grows (to half at
     /// the limit), so that the side ahead prefers the capture that resets it.
     pub sixty_move_fade: bool,
-    /// Correction history: the static evaluation is corrected by how far it missed the
-    /// search's results in positions with the same pawns and material (`correction`).
-    pub corr_history: bool,
-    /// Capture history: captures are ordered by the victim, then by how well the same
-    /// piece taking the same kind on the same square did before, then by the attacker.
-    pub capture_history: bool,
-    /// ProbCut: at a non-PV node, a capture whose reduced search beats beta by a margin
-    /// cuts the node (`probcut`).
-    pub probcut: bool,
 }
 
 /// A switch `SearchConfig::with_switches` can name: its name and the field it sets.
@@ -154,8 +141,6 @@ const SWITCHES: &[Switch] = &[
     ("check_extension", |c| &mut c.check_extension),
     ("mate_distance", |c| &mut c.mate_distance),
     ("see", |c| &mut c.see),
-    ("qsearch_tt", |c| &mut c.qsearch_tt),
-    ("late_move_pruning", |c| &mut c.late_move_pruning),
     ("iir", |c| &mut c.iir),
     ("lmr_adjust", |c| &mut c.lmr_adjust),
     ("cont_history", |c| &mut c.cont_history),
@@ -168,9 +153,6 @@ const SWITCHES: &[Switch] = &[
     ("qs_futility", |c| &mut c.qs_futility),
     ("sixty_move_draw", |c| &mut c.sixty_move_draw),
     ("sixty_move_fade", |c| &mut c.sixty_move_fade),
-    ("corr_history", |c| &mut c.corr_history),
-    ("capture_history", |c| &mut c.capture_history),
-    ("probcut", |c| &mut c.probcut),
 ];
 
 impl SearchConfig {
@@ -193,11 +175,10 @@ impl SearchConfig {
         mate_distance: true,
         knowledge: true,
         repetition: RepetitionRule::Asian,
-        // Accepted by an SPRT in self-play (README, "Strength log").
+        // Accepted by an SPRT in self-play (docs/testing.md, "Strength log").
         see: true,
-        // Off until an SPRT in self-play accepts them (README, "Testing for strength").
-        qsearch_tt: false,
-        late_move_pruning: false,
+        // Off until an SPRT in self-play accepts them (docs/testing.md, "In test"); a switch
+        // that games reject leaves the code (docs/testing.md, "Tried and rejected").
         iir: false,
         lmr_adjust: false,
         cont_history: false,
@@ -210,9 +191,6 @@ impl SearchConfig {
         qs_futility: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
-        corr_history: false,
-        capture_history: false,
-        probcut: false,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -235,8 +213,6 @@ impl SearchConfig {
         knowledge: true,
         repetition: RepetitionRule::Asian,
         see: false,
-        qsearch_tt: false,
-        late_move_pruning: false,
         iir: false,
         lmr_adjust: false,
         cont_history: false,
@@ -249,9 +225,6 @@ impl SearchConfig {
         qs_futility: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
-        corr_history: false,
-        capture_history: false,
-        probcut: false,
     };
 
     /// This configuration with the switches of `spec` flipped: names separated by spaces or
@@ -296,7 +269,6 @@ impl SearchConfig {
             rfp_improving: false,
             razoring: false,
             see: false,
-            late_move_pruning: false,
             iir: false,
             qs_futility: false,
             singular: false,

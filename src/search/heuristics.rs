@@ -1,15 +1,13 @@
-//! Per-thread move-ordering memory: history (quiet, continuation, capture), killers and
+//! Per-thread move-ordering memory: history (quiet and continuation), killers and
 //! counter-moves.
 
 use super::score::MAX_PLY;
-use crate::board::{Move, Piece, PieceKind, SQUARES};
+use crate::board::{Move, Piece, SQUARES};
 
 /// History values stay within this bound (gravity keeps them there).
 const HISTORY_MAX: i32 = 16384;
 /// (piece, to-square) pairs: the index space of continuation histories.
 const PAIRS: usize = Piece::CODES * SQUARES;
-/// Piece kinds: the victims a capture history tells apart.
-const KINDS: usize = PieceKind::ALL.len();
 /// A continuation-history key for "no previous move" (root, null move): never read or written.
 pub const NO_CONT: usize = usize::MAX;
 
@@ -34,8 +32,6 @@ pub struct Heuristics {
     /// Continuation history: how well a quiet move (piece, to) did after an earlier move
     /// (piece, to) one or two plies before it; one table serves both distances.
     cont: Box<[i16]>,
-    /// Capture history: how well capturing a kind of victim with a piece on a square did.
-    capture: Box<[[[i32; KINDS]; SQUARES]; Piece::CODES]>,
 }
 
 impl Default for Heuristics {
@@ -52,7 +48,6 @@ impl Heuristics {
             killers: [[Move::NONE; 2]; MAX_PLY + 4],
             counter: Box::new([[Move::NONE; SQUARES]; Piece::CODES]),
             cont: vec![0; PAIRS * PAIRS].into_boxed_slice(),
-            capture: Box::new([[[0; KINDS]; SQUARES]; Piece::CODES]),
         }
     }
 
@@ -102,19 +97,6 @@ impl Heuristics {
         let entry = &mut self.cont[prev * PAIRS + cont_key(piece, m)];
         // |gravity| stays within HISTORY_MAX, which fits i16.
         *entry = gravity(i32::from(*entry), bonus) as i16;
-    }
-
-    /// Capture-history score of `piece` taking `victim` with `m`.
-    #[inline]
-    pub fn capture_history(&self, piece: Piece, m: Move, victim: PieceKind) -> i32 {
-        self.capture[piece.code()][m.to().index()][victim.index()]
-    }
-
-    /// Rewards or punishes `piece` taking `victim` with `m`.
-    #[inline]
-    pub fn update_capture_history(&mut self, piece: Piece, m: Move, victim: PieceKind, bonus: i32) {
-        let entry = &mut self.capture[piece.code()][m.to().index()][victim.index()];
-        *entry = gravity(*entry, bonus);
     }
 
     /// The two killers at `ply`.

@@ -3,12 +3,10 @@
 pub mod bstar;
 mod bstar_root;
 pub mod config;
-pub mod correction;
 pub mod heuristics;
 pub mod limits;
 mod node_heuristics;
 pub mod ordering;
-mod probcut;
 mod pvs;
 mod qsearch;
 pub mod reference;

@@ -1,43 +1,21 @@
-//! The search's per-node use of its per-thread heuristics: the corrected static evaluation,
-//! the ordering hints, the LMR adjustment, and the rewards after a cutoff.
+//! The search's per-node use of its per-thread heuristics: the ordering hints, the LMR
+//! adjustment, and the rewards after a cutoff.
 
 use super::heuristics::{cont_key, NO_CONT};
 use super::ordering::OrderingHints;
-use super::score::WIN_BOUND;
 use super::worker::Searcher;
 use crate::board::{Move, Piece};
 
 /// History per ply of LMR adjustment (history spans about ±16384).
 const LMR_HISTORY_DIVISOR: i32 = 8192;
 
-/// The bonus (and, negated, the malus) a cutoff at `depth` gives the quiet and capture
-/// histories alike.
+/// The bonus (and, negated, the malus) a cutoff at `depth` gives the histories.
 #[inline]
 fn history_bonus(depth: i32) -> i32 {
     (depth * depth).min(400) * 4
 }
 
 impl Searcher {
-    /// A static evaluation corrected by the correction history (when on), kept clear of
-    /// the decided scores.
-    #[inline]
-    pub(crate) fn corrected(&self, raw_eval: i32) -> i32 {
-        if !self.config.corr_history || raw_eval.abs() >= WIN_BOUND {
-            return raw_eval;
-        }
-        (raw_eval + self.correction()).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
-    }
-
-    /// The correction history's correction for this position (0 when off).
-    #[inline]
-    pub(crate) fn correction(&self) -> i32 {
-        if self.config.corr_history {
-            self.corr.correction(&self.pos)
-        } else {
-            0
-        }
-    }
-
     /// The per-move change to the LMR reduction: -1 for a killer or the counter-move, minus
     /// the history in units of `LMR_HISTORY_DIVISOR`, +1 when the position is not improving.
     #[inline]
@@ -113,20 +91,6 @@ impl Searcher {
                         self.heur.update_cont_history(prev, p, q, b);
                     }
                 }
-            }
-        }
-    }
-
-    /// Updates the capture history after a cutoff by `m`: rewarded if a capture, and the
-    /// captures tried before it punished.
-    pub(crate) fn reward_capture(&mut self, m: Move, depth: i32, tried: &[Move]) {
-        let bonus = history_bonus(depth);
-        for &c in tried {
-            if let (Some(p), Some(victim)) =
-                (self.pos.piece_at(c.from()), self.pos.piece_at(c.to()))
-            {
-                let b = if c == m { bonus } else { -bonus };
-                self.heur.update_capture_history(p, c, victim.kind(), b);
             }
         }
     }

@@ -46,27 +46,6 @@ pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
     victim * 8 - attacker
 }
 
-/// Capture history counts this much less than a victim's ordering value (scaled by
-/// `CAPTURE_VICTIM_SCALE`): it reorders captures of like victims, rarely a rook behind a pawn.
-const CAPTURE_HISTORY_DIVISOR: i32 = 16;
-const CAPTURE_VICTIM_SCALE: i32 = 128;
-
-/// Ordering value of a capture: MVV-LVA, or with `capture_history` the victim, then the
-/// capture history of this piece taking this victim on this square, then the attacker.
-#[inline]
-fn capture_score(pos: &Position, m: Move, heur: &Heuristics, config: &SearchConfig) -> i32 {
-    if !config.capture_history {
-        return mvv_lva(pos, m);
-    }
-    match (pos.piece_at(m.from()), pos.piece_at(m.to())) {
-        (Some(piece), Some(victim)) => {
-            VICTIM[victim.kind().index()] * CAPTURE_VICTIM_SCALE - ATTACKER[piece.kind().index()]
-                + heur.capture_history(piece, m, victim.kind()) / CAPTURE_HISTORY_DIVISOR
-        }
-        _ => mvv_lva(pos, m),
-    }
-}
-
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Stage {
     TtMove,
@@ -205,7 +184,7 @@ impl MovePicker {
                     pos.generate_pseudo(GenKind::Captures, &mut self.moves);
                     for &m in self.moves.iter() {
                         let s = if config.capture_ordering {
-                            capture_score(pos, m, heur, config)
+                            mvv_lva(pos, m)
                         } else {
                             0
                         };
@@ -355,7 +334,7 @@ impl MovePicker {
     fn scored_all(&self, pos: &Position, m: Move, heur: &Heuristics, config: &SearchConfig) -> i32 {
         if pos.is_capture(m) {
             if config.capture_ordering {
-                CAPTURE + capture_score(pos, m, heur, config)
+                CAPTURE + mvv_lva(pos, m)
             } else {
                 0
             }

@@ -1,9 +1,8 @@
 //! Negamax principal variation search with the classic pruning: transposition-table cutoffs,
 //! mate-distance pruning, reverse futility, null move (with a zugzwang guard and verification),
-//! futility, ProbCut, SEE pruning, late-move pruning, late move reductions and the check extension. Each one has a switch.
+//! futility, SEE pruning, late move reductions and the check extension. Each one has a switch.
 
 use super::ordering::MovePicker;
-use super::probcut::{PROBCUT_DEPTH, PROBCUT_MARGIN};
 use super::repetition::{repetition_score, sixty_move_draw};
 use super::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MAX_PLY, WIN_BOUND};
 use super::see::see_ge;
@@ -44,17 +43,6 @@ const SINGULAR_MARGIN: i32 = 2;
 
 /// Internal iterative reduction applies from this depth.
 const IIR_DEPTH: i32 = 4;
-
-/// Late-move pruning works up to this depth.
-const LMP_DEPTH: i32 = 8;
-
-/// Moves tried at a node before late quiet moves are pruned: (3 + depth^2), halved when the
-/// position is not improving.
-#[inline]
-fn lmp_limit(depth: i32, improving: bool) -> usize {
-    let n = 3 + depth * depth;
-    (if improving { n } else { n / 2 }) as usize
-}
 
 /// LMR reductions by depth and move number (both capped at 63), a classic log-log table.
 static LMR: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
@@ -168,16 +156,10 @@ impl Searcher {
                 return score;
             }
         }
-        // The evaluation as computed goes to the table; the search reads it corrected.
-        let raw_eval = match (in_check, tt_eval) {
+        let static_eval = match (in_check, tt_eval) {
             (true, _) => -INFINITE,
             (false, Some(e)) if e.abs() < WIN_BOUND => e,
             (false, _) => self.evaluate(),
-        };
-        let static_eval = if in_check {
-            raw_eval
-        } else {
-            self.corrected(raw_eval)
         };
         self.stack[ply].static_eval = static_eval;
         // What pruning compares with beta and alpha: the static evaluation, or the table's
@@ -202,7 +184,7 @@ impl Searcher {
 
         if !pv_node && !in_check && !root && !excluding {
             // Reverse futility: far above beta near the leaves, the opponent will not catch up.
-            let rfp_depth = if self.config.rfp_improving && improving {
+            let rfp_depth = if self.config.rfp_improving && improving && depth > 1 {
                 depth - 1
             } else {
                 depth
@@ -261,20 +243,6 @@ impl Searcher {
                     let verified = self.pvs(depth - r, beta - 1, beta, ply, false, false);
                     if verified >= beta {
                         return verified;
-                    }
-                }
-            }
-            // ProbCut: a good capture that beats beta by a margin at reduced depth cuts,
-            // unless the table already says this node stays below that at enough depth.
-            if self.config.probcut && depth >= PROBCUT_DEPTH && beta.abs() < WIN_BOUND {
-                let pc_beta = beta + PROBCUT_MARGIN;
-                let stored_below = matches!(tt_value, Some((score, _)) if tt_depth >= depth - 3 && score < pc_beta);
-                if !stored_below {
-                    if let Some(score) = self.probcut(depth, pc_beta, static_eval, ply, raw_eval) {
-                        return score;
-                    }
-                    if self.stopped {
-                        return 0;
                     }
                 }
             }
@@ -338,8 +306,6 @@ impl Searcher {
         let mut legal = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
         let mut quiet_count = 0usize;
-        let mut captures_tried: [Move; 32] = [Move::NONE; 32];
-        let mut capture_count = 0usize;
 
         while let Some(m) = picker.next_move(&mut self.pos, &self.heur, &self.config) {
             if (restricted && !self.root_moves.contains(&m)) || m == excluded {
@@ -391,7 +357,6 @@ impl Searcher {
             // tested before the move is made, only for moves that may check.
             let sound_for_extension =
                 !self.config.check_ext_see || !self.pos.gives_check(m) || see_ge(&self.pos, m, 0);
-            let nodes_before = self.nodes;
             self.make_move(m);
             let gives_check = self.pos.in_check();
             let check_extension = i32::from(
@@ -412,22 +377,6 @@ impl Searcher {
                 continue;
             }
 
-            // Late-move pruning: near the leaves, once enough moves have been tried, the late
-            // quiet ones (ordered last by history) are skipped; fewer when not improving.
-            if self.config.late_move_pruning
-                && !root
-                && !in_check
-                && !gives_check
-                && !capture
-                && depth <= LMP_DEPTH
-                && best_score > -WIN_BOUND
-                && alpha.abs() < WIN_BOUND
-                && legal > lmp_limit(depth, improving)
-            {
-                self.horizon = true;
-                self.unmake_move();
-                continue;
-            }
             // Futility: quiet moves that cannot lift a hopeless static score near the leaves.
             if futile_quiet && !gives_check && searched > 0 && best_score > -WIN_BOUND {
                 self.horizon = true;
@@ -473,9 +422,6 @@ impl Searcher {
                 s
             };
             self.unmake_move();
-            if root {
-                self.add_root_nodes(m, self.nodes - nodes_before);
-            }
             if self.stopped {
                 return 0;
             }
@@ -483,10 +429,6 @@ impl Searcher {
             if !capture && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = m;
                 quiet_count += 1;
-            }
-            if capture && capture_count < captures_tried.len() {
-                captures_tried[capture_count] = m;
-                capture_count += 1;
             }
             if score > best_score {
                 best_score = score;
@@ -499,9 +441,6 @@ impl Searcher {
                     if score >= beta {
                         if !capture {
                             self.reward_quiet(ply, m, depth, &quiets_tried[..quiet_count]);
-                        }
-                        if self.config.capture_history {
-                            self.reward_capture(m, depth, &captures_tried[..capture_count]);
                         }
                         break;
                     }
@@ -531,22 +470,10 @@ impl Searcher {
                 key,
                 best_move,
                 to_tt(best_score, ply),
-                raw_eval,
+                static_eval,
                 depth,
                 bound,
             );
-        }
-        // Correction history learns from a quiet result whose bound says which side of the
-        // evaluation the true value lies on.
-        if self.config.corr_history
-            && !in_check
-            && !excluding
-            && best_score.abs() < WIN_BOUND
-            && (best_move.is_none() || !self.pos.is_capture(best_move))
-            && !(bound == Bound::Lower && best_score <= static_eval)
-            && !(bound == Bound::Upper && best_score >= static_eval)
-        {
-            self.corr.update(&self.pos, depth, best_score - static_eval);
         }
         best_score
     }

@@ -1,5 +1,5 @@
 //! Win/draw/loss expectations from a score (UCI_ShowWDL), a logistic model fitted to the
-//! outcomes of Pao's own games (`pao-tools wdlfit` over `pao-tools match` PGNs; README
+//! outcomes of Pao's own games (`pao-tools wdlfit` over `pao-tools match` PGNs; docs/analysis.md
 //! "Win/draw/loss model" gives the data and the fit):
 //!
 //! P(win | s) = 1 / (1 + exp((A - s) / B)), P(loss | s) = P(win | -s), P(draw) = the rest,

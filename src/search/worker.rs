@@ -1,13 +1,13 @@
 //! One thread's search: iterative deepening with aspiration windows (or MTD(f)) over `pvs`.
 
 use super::config::{Driver, SearchConfig};
-use super::correction::CorrectionHistory;
 use super::heuristics::Heuristics;
 use super::limits::Limits;
 use super::score::{is_decisive, INFINITE, MAX_PLY};
 use crate::board::{Move, Piece, Position};
 use crate::eval;
 use crate::eval::nnue::{AccumulatorStack, Network};
+use crate::eval::PsqStack;
 use crate::tt::TranspositionTable;
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -83,9 +83,6 @@ pub struct Iteration {
     pub bounds: Vec<(Move, i32, i32)>,
     /// B* only: whether the first PV move is proven best.
     pub proven: Option<bool>,
-    /// The share of this iteration's root nodes spent below the best move, in permille
-    /// (1000 when nothing was counted).
-    pub best_move_share: u32,
 }
 
 /// The result of a search.
@@ -110,10 +107,12 @@ pub struct Searcher {
     pub(crate) pos: Position,
     pub(crate) tt: Arc<TranspositionTable>,
     pub(crate) heur: Heuristics,
-    pub(crate) corr: CorrectionHistory,
     pub(crate) eval_cache: eval::KnowledgeCache,
     /// The network's accumulators, when the network evaluates.
     nnue: Option<AccumulatorStack>,
+    /// The hand-written evaluation's material and piece-square sums, kept when no network
+    /// evaluates.
+    psq: PsqStack,
     /// Endgame tables probed at nodes whose material they cover.
     pub(crate) tablebases: Option<Arc<crate::egtb::Tablebases>>,
     pub(crate) config: SearchConfig,
@@ -125,9 +124,6 @@ pub struct Searcher {
     /// A later MultiPV line searches the root: its restricted result is not the root's value,
     /// so it is not stored in the table.
     pub(crate) skip_root_store: bool,
-    /// Nodes spent below each root move in the current iteration (time management reads
-    /// the best move's share).
-    pub(crate) root_move_nodes: Vec<(Move, u64)>,
     root_progress: Option<Arc<RootProgress>>,
     pub(crate) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pub(crate) pv_len: [usize; MAX_PLY + 2],
@@ -151,9 +147,9 @@ impl Searcher {
             pos: Position::startpos(),
             tt,
             heur: Heuristics::new(),
-            corr: CorrectionHistory::new(),
             eval_cache: eval::KnowledgeCache::new(),
             nnue: None,
+            psq: PsqStack::new(MAX_PLY + 4),
             tablebases: None,
             config,
             nodes: 0,
@@ -162,7 +158,6 @@ impl Searcher {
             root_best: Move::NONE,
             root_moves: Vec::new(),
             skip_root_store: false,
-            root_move_nodes: Vec::new(),
             root_progress: None,
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
@@ -211,8 +206,9 @@ impl Searcher {
     /// Makes `m` in the search position, recording it for the accumulators.
     #[inline]
     pub(crate) fn make_move(&mut self, m: Move) {
-        if let Some(stack) = &mut self.nnue {
-            stack.push_move(&self.pos, m);
+        match &mut self.nnue {
+            Some(stack) => stack.push_move(&self.pos, m),
+            None => self.psq.push_move(&self.pos, m),
         }
         self.pos.make_move(m);
     }
@@ -220,8 +216,9 @@ impl Searcher {
     /// Unmakes the last move of the search position.
     #[inline]
     pub(crate) fn unmake_move(&mut self) {
-        if let Some(stack) = &mut self.nnue {
-            stack.pop();
+        match &mut self.nnue {
+            Some(stack) => stack.pop(),
+            None => self.psq.pop(),
         }
         self.pos.unmake_move();
     }
@@ -229,8 +226,9 @@ impl Searcher {
     /// Passes the move (null-move pruning).
     #[inline]
     pub(crate) fn make_null(&mut self) {
-        if let Some(stack) = &mut self.nnue {
-            stack.push_null();
+        match &mut self.nnue {
+            Some(stack) => stack.push_null(),
+            None => self.psq.push_null(),
         }
         self.pos.make_null();
     }
@@ -238,8 +236,9 @@ impl Searcher {
     /// Takes back a null move.
     #[inline]
     pub(crate) fn unmake_null(&mut self) {
-        if let Some(stack) = &mut self.nnue {
-            stack.pop();
+        match &mut self.nnue {
+            Some(stack) => stack.pop(),
+            None => self.psq.pop(),
         }
         self.pos.unmake_null();
     }
@@ -247,8 +246,9 @@ impl Searcher {
     /// Sets the search position to `root` (and refreshes the accumulators).
     pub(crate) fn set_root(&mut self, root: &Position) {
         self.pos = root.clone();
-        if let Some(stack) = &mut self.nnue {
-            stack.refresh(&self.pos);
+        match &mut self.nnue {
+            Some(stack) => stack.refresh(&self.pos),
+            None => self.psq.refresh(&self.pos),
         }
     }
 
@@ -260,25 +260,6 @@ impl Searcher {
     /// Publishes the root move being searched to `progress` (the main thread, for `currmove`).
     pub fn set_root_progress(&mut self, progress: Arc<RootProgress>) {
         self.root_progress = Some(progress);
-    }
-
-    /// Counts `nodes` spent below the root move `m` in this iteration.
-    pub(crate) fn add_root_nodes(&mut self, m: Move, nodes: u64) {
-        match self.root_move_nodes.iter_mut().find(|(r, _)| *r == m) {
-            Some((_, n)) => *n += nodes,
-            None => self.root_move_nodes.push((m, nodes)),
-        }
-    }
-
-    /// The permille of this iteration's root nodes spent below `best` (1000 when none).
-    fn root_share(&self, best: Option<Move>) -> u32 {
-        let total: u64 = self.root_move_nodes.iter().map(|&(_, n)| n).sum();
-        let below = self
-            .root_move_nodes
-            .iter()
-            .find(|&&(m, _)| Some(m) == best)
-            .map_or(0, |&(_, n)| n);
-        (below * 1000).checked_div(total).map_or(1000, |p| p as u32)
     }
 
     /// Called at the root for each move tried.
@@ -304,7 +285,6 @@ impl Searcher {
     /// Forgets the ordering heuristics (new game).
     pub fn clear_heuristics(&mut self) {
         self.heur.clear();
-        self.corr.clear();
     }
 
     /// Nodes searched by the last (or current) search.
@@ -336,6 +316,7 @@ impl Searcher {
         }
         eval::evaluate_cached(
             &self.pos,
+            self.psq.current(),
             self.config.knowledge,
             alpha,
             beta,
@@ -455,7 +436,6 @@ impl Searcher {
             }
             self.seldepth = 0;
             self.horizon = false;
-            self.root_move_nodes.clear();
             let mut lines: Vec<RootLine> = Vec::with_capacity(wanted);
             for (line, &centre) in previous.iter().enumerate() {
                 // Line i searches the root without the moves of lines 1..i-1.
@@ -527,7 +507,6 @@ impl Searcher {
                 lines,
                 bounds: Vec::new(),
                 proven: None,
-                best_move_share: self.root_share(result.best_move),
             });
             if self.stopped
                 || limits.soft_deadline.is_some_and(|d| Instant::now() >= d)

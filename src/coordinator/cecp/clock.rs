@@ -7,9 +7,9 @@ use crate::protocol::GoParams;
 /// Time control and clock readings of one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CecpClock {
-    /// Moves per session (0: the whole game).
+    /// Moves per time-control period (0: the whole game).
     moves: u32,
-    /// Time per session, ms.
+    /// Time per period, ms.
     base_ms: u64,
     /// Increment per move, ms.
     inc_ms: u64,
@@ -36,7 +36,7 @@ impl Default for CecpClock {
 }
 
 impl CecpClock {
-    /// `new`: clocks back to the session's base, no depth limit; the time control stays.
+    /// `new`: clocks back to the period's base, no depth limit; the time control stays.
     pub fn new_game(&mut self) {
         self.own_ms = self.base_ms;
         self.depth = None;
@@ -112,7 +112,7 @@ mod tests {
             (p.time, p.increment, p.movestogo, p.movetime),
             (Some(43_210), Some(1_000), None, None)
         );
-        // 40 moves per session: the 41st move of the game is the first of a new session.
+        // 40 moves per period: the 41st move of the game is the first of a new period.
         c.level(40, 300_000, 0);
         assert_eq!(c.go_params(0).movestogo, Some(40));
         assert_eq!(c.go_params(39).movestogo, Some(1));
@@ -131,7 +131,7 @@ mod tests {
         c.level(2, 10_000, 500);
         c.after_own_move(3_000, 1);
         assert_eq!(c.go_params(1).time, Some(7_500));
-        // The second move ends the session: the base is added again.
+        // The second move ends the period: the base is added again.
         c.after_own_move(1_000, 2);
         assert_eq!(c.go_params(2).time, Some(17_000));
     }

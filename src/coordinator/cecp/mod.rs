@@ -1,4 +1,4 @@
-//! CECP (xboard protocol 2) sessions. Unlike UCCI and UCI, the engine keeps the game: the
+//! CECP (xboard protocol 2) games. Unlike UCCI and UCI, the engine keeps the game: the
 //! position and its history, the side it plays (none in force mode), the clocks, pondering and
 //! analysis. Moves are made on the coordinator's own position; searches run through the same
 //! `go` as the other dialects, and their answer comes back through `cecp_bestmove`.
@@ -39,7 +39,7 @@ enum Purpose {
     Analyze,
 }
 
-/// The state of a CECP session.
+/// The state of a CECP connection.
 #[derive(Debug)]
 pub(in crate::coordinator) struct CecpState {
     /// The side the engine plays; `None` in force mode.

@@ -12,11 +12,11 @@ pub use file::{Activation, NetError, Network};
 
 use std::sync::{Arc, OnceLock};
 
-/// The net file compiled into the binary: generation 0, H = 64 (README, "Generations").
+/// The net file compiled into the binary: generation 1, H = 128 (docs/network.md, "Generations").
 const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("default.nnue"));
 
 /// Whether the network evaluates by default (`UseNNUE`): the embedded net beat the
-/// hand-written evaluation in games (README, "Generations").
+/// hand-written evaluation in games (docs/network.md, "Generations").
 pub const USE_BY_DEFAULT: bool = true;
 
 /// The embedded net, parsed once; `None` when the build embeds none.

@@ -42,8 +42,8 @@ Rules: illegal or malformed move, crash, no reply in time, nobestmove with legal
 loss; no legal move = loss (mate or stalemate); Pao's rules for the rest: on the third
 occurrence of a position, perpetual check loses, then perpetual chase loses, otherwise draw;
 60 moves per side without capture and no attacking piece on either side = draw (see
-`pao-tools judge`). Every game ends with one of the terminations listed in README
-(Tools, pao-tools match), written to the PGN's [Termination] tag.";
+`pao-tools judge`). Every game ends with one of the terminations listed in docs/tools.md
+(match), written to the PGN's [Termination] tag.";
 
 /// `pao-tools match`: plays engine-versus-engine games (UCCI or UCI), refereed with Pao's rules.
 #[derive(clap::Args, Debug)]

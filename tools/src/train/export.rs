@@ -93,27 +93,3 @@ pub fn quantised_eval(net: &Network, us: &[u16], them: &[u16]) -> i64 {
     sum += (psqt(us) - psqt(them)) / 2;
     (sum + net.out_bias as i64) * net.scale as i64 / (net.qa as i64 * net.qb as i64)
 }
-
-/// The current commit, if this runs inside a git checkout.
-pub fn git_commit() -> String {
-    let run = |args: &[&str]| {
-        std::process::Command::new("git")
-            .args(args)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    match run(&["rev-parse", "--short=12", "HEAD"]) {
-        Some(commit) => {
-            let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
-            if dirty {
-                format!("{commit}+dirty")
-            } else {
-                commit
-            }
-        }
-        None => "unknown".into(),
-    }
-}

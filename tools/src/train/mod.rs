@@ -3,7 +3,8 @@
 //! data.rs loads and batches positions, kfit.rs fits the sigmoid scale, network.rs is the float
 //! net with its forward and backward passes, optimiser.rs is AdamW and the schedule,
 //! trainer.rs the epoch loop with validation and checkpoints, export.rs the quantisation,
-//! args.rs the command line, synth.rs synthetic data for tests and timing.
+//! provenance.rs the net's provenance line, args.rs the command line, synth.rs synthetic data
+//! for tests and timing.
 
 pub mod args;
 pub mod checkpoint;
@@ -12,6 +13,7 @@ pub mod export;
 pub mod kfit;
 pub mod network;
 pub mod optimiser;
+pub mod provenance;
 pub mod synth;
 pub mod trainer;
 
@@ -90,18 +92,18 @@ fn train(o: &Options) -> Result<(), String> {
         "trained {} epoch(s) in {seconds:.1} s",
         trained.epochs.len()
     );
+    let cwd = std::env::current_dir().ok();
     let files: Vec<String> = split
         .files
         .iter()
-        .map(|(f, n)| format!("{f} {n}"))
+        .map(|(f, n)| format!("{} {n}", provenance::relative_path(f, cwd.as_deref())))
         .collect();
-    let command: Vec<String> = std::env::args().collect();
     let val = trainer::validation_loss(&trained.net, &split, o, k)
         .map_or("-".to_string(), |v| format!("{v:.6}"));
     let provenance = format!(
         "pao-tools train; commit {}; command: {}; data: {total} positions ({}); seed {}; epochs {}; K {k:.1}; val loss {val}",
-        export::git_commit(),
-        command.join(" "),
+        provenance::commit(),
+        provenance::this_command(),
         files.join(", "),
         o.seed,
         o.epochs
