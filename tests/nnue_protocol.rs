@@ -40,12 +40,12 @@ fn net_files(tag: &str) -> (PathBuf, Vec<(PathBuf, String)>) {
     ));
     let version = dir.join("version.nnue");
     let mut v = bytes.clone();
-    v[8] = 3;
+    v[8] = 4;
     std::fs::write(&version, &v).expect("write");
     bad.push((
         version.clone(),
         format!(
-            "{}: net file version 3 is not supported (this build reads versions 1 to 2)",
+            "{}: net file version 4 is not supported (this build reads versions 1 to 3)",
             version.display()
         ),
     ));

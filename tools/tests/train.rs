@@ -123,7 +123,7 @@ fn a_small_run_writes_a_loadable_net_and_resumes_to_the_same_weights() {
     assert!(lines[4].starts_with("trained 2 epoch(s) in "), "{out}");
     assert!(
         lines[5].starts_with(&format!(
-            "wrote {} (hidden 32, SquaredClippedRelu)",
+            "wrote {} (plain features, hidden 32, SquaredClippedRelu)",
             p("a.bin")
         )),
         "{out}"

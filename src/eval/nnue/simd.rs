@@ -119,7 +119,7 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub unsafe fn update(out: &mut [i16], prev: &[i16], add: &[i16], subs: [&[i16]; 2], n: usize) {
         let len = out.len();
-        if len % W != 0
+        if !len.is_multiple_of(W)
             || prev.len() < len
             || add.len() < len
             || (n > 0 && subs[0].len() < len)
@@ -181,7 +181,7 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub unsafe fn screlu_madd(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
         let n = us.len();
-        if n % W != 0 || them.len() < n || w.len() < 2 * n {
+        if !n.is_multiple_of(W) || them.len() < n || w.len() < 2 * n {
             return super::screlu_body(us, them, w, qa);
         }
         let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));
@@ -205,7 +205,7 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub unsafe fn crelu_madd(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
         let n = us.len();
-        if n % W != 0 || them.len() < n || w.len() < 2 * n {
+        if !n.is_multiple_of(W) || them.len() < n || w.len() < 2 * n {
             return super::crelu_body(us, them, w, qa);
         }
         let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));

@@ -77,14 +77,12 @@ pub fn features(
     let side = record.side;
     let mut pieces = [None; MAX_PIECES];
     let mut generals = [Square::from_index(0); 2];
-    let mut count = 0;
-    for (piece, sq) in record.pieces().take(MAX_PIECES) {
+    for (slot, (piece, sq)) in pieces.iter_mut().zip(record.pieces()) {
         let sq = if mirror { sq.mirror_file() } else { sq };
         if piece.kind() == PieceKind::General {
             generals[piece.color().index()] = sq;
         }
-        pieces[count] = Some((piece, sq));
-        count += 1;
+        *slot = Some((piece, sq));
     }
     let frame = |c: Color| inputs.set.frame(c, generals[c.index()]);
     let (frame_us, frame_them) = (frame(side), frame(side.flip()));
