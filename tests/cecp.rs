@@ -442,3 +442,105 @@ fn the_sixty_move_draw_is_offered_and_play_goes_on() {
     e.send("ping 10");
     e.expect_exact("pong 10");
 }
+
+/// Reads up to `pong N`, which must come within `within`, with no `move` line before it;
+/// returns the lines before it.
+fn prompt_pong(e: &mut Engine, n: u32, within: Duration) -> Vec<String> {
+    let start = Instant::now();
+    let before = e.expect_exact_eventually(&format!("pong {n}"));
+    let took = start.elapsed();
+    assert!(took < within, "pong {n} after {took:?}: {:?}", e.transcript);
+    assert!(
+        !before.iter().any(|l| l.starts_with("move ")),
+        "a move before pong {n}: {:?}",
+        e.transcript
+    );
+    before
+}
+
+#[test]
+fn force_is_not_held_up_by_a_time_control_sent_during_the_move() {
+    let mut e = Engine::cecp();
+    // 40 moves in 5 minutes: the engine would think for seconds on its move.
+    e.send("level 40 5 0");
+    // `new` clears the table, so the lines behind it wait in the queue and run from there
+    // (the case that held `force` behind `st 0` until the move was made).
+    e.send_burst(&["new", "go", "st 0", "force", "ping 2"]);
+    prompt_pong(&mut e, 2, Duration::from_secs(1));
+    // No move comes after `force` either.
+    assert_eq!(e.next_line(Duration::from_millis(1500)), None);
+    // `st 0` applies to the next search: the move comes at once, not after seconds.
+    let start = Instant::now();
+    e.send("go");
+    let m = engine_move(&mut e);
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(Position::startpos()
+        .parse_legal_move(&m, RankBase::Zero)
+        .is_ok());
+}
+
+#[test]
+fn a_depth_limit_sent_during_the_move_applies_to_the_next_search() {
+    let mut e = Engine::cecp();
+    e.send("st 30");
+    e.send("post");
+    e.send("go");
+    e.read_until("a thinking line", |l| thinking(l).is_some());
+    // Live this time: `sd 3` arrives while the engine thinks, `force` stops it.
+    e.send("sd 3");
+    e.send("force");
+    e.send("ping 2");
+    prompt_pong(&mut e, 2, Duration::from_secs(1));
+    // The next search stops at depth 3, long before its 30 seconds.
+    let start = Instant::now();
+    e.send("go");
+    let (_, lines) = e.expect_prefix("move ");
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter_map(|l| thinking(l))
+        .map(|t| t.0)
+        .collect();
+    assert_eq!(depths.last(), Some(&3), "{lines:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn question_mark_new_and_quit_behind_a_time_control_act_at_once() {
+    let mut e = Engine::cecp();
+    e.send("level 40 5 0");
+    // Each burst starts with `new`, so the lines behind it run from the queue.
+    // `?` behind `sd 2`: the move comes at once, then the pong.
+    e.send_burst(&["new", "go", "sd 2", "?", "ping 2"]);
+    let start = Instant::now();
+    engine_move(&mut e);
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+    e.expect_exact("pong 2");
+    // `new` behind `level`: the game ends at once without a move.
+    e.send_burst(&["new", "go", "level 40 10 0", "new", "ping 3"]);
+    prompt_pong(&mut e, 3, Duration::from_secs(1));
+    // `quit` behind `st 0`: the engine exits at once.
+    e.send_burst(&["new", "go", "st 0", "quit"]);
+    let start = Instant::now();
+    assert_eq!(e.wait_exit(TIMEOUT), Some(0));
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+    // Everything the engine wrote: the only move is the one `?` asked for.
+    while e.next_line(Duration::from_millis(100)).is_some() {}
+    let moves = e.transcript.iter().filter(|l| l.starts_with("< move "));
+    assert_eq!(moves.count(), 1, "{:?}", e.transcript);
+}

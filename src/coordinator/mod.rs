@@ -207,7 +207,7 @@ impl<W: Write> Coordinator<W> {
             .unwrap_or("")
             .to_ascii_lowercase();
         let immediate = match self.dialect {
-            Some(Dialect::Cecp) => self.cecp_immediate(&word),
+            Some(Dialect::Cecp) => self.cecp_immediate(line),
             _ => IMMEDIATE.contains(&word.as_str()),
         };
         (self.active.is_some() && !immediate)
@@ -227,14 +227,20 @@ impl<W: Write> Coordinator<W> {
     }
 
     /// Runs queued commands in order until one has to wait (a search or a clear started
-    /// before it); a queued `stop` behind a `go` thus still stops that search.
+    /// before it); a queued `stop` behind a `go` thus still stops that search. In CECP a
+    /// command that acts at once during the engine's move (`force`, `?`, `new`, `quit`) does
+    /// not wait behind one that waits, just as when it arrives during the move.
     pub(super) fn drain_queue(&mut self) {
         while !self.is_quitting() {
-            match self.queue.front() {
-                Some(line) if !self.must_wait(line) => {}
-                _ => break,
-            }
-            let Some(line) = self.queue.pop_front() else {
+            let next = if self.dialect == Some(Dialect::Cecp) {
+                self.queue.iter().position(|line| !self.must_wait(line))
+            } else {
+                self.queue
+                    .front()
+                    .filter(|line| !self.must_wait(line))
+                    .map(|_| 0)
+            };
+            let Some(line) = next.and_then(|at| self.queue.remove(at)) else {
                 break;
             };
             self.execute(&line);

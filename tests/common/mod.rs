@@ -62,6 +62,19 @@ impl Engine {
         stdin.flush().expect("flush");
     }
 
+    /// Sends lines in one write, so that they arrive together (as a GUI's burst does).
+    pub fn send_burst(&mut self, lines: &[&str]) {
+        let mut text = String::new();
+        for line in lines {
+            self.transcript.push(format!("> {line}"));
+            text.push_str(line);
+            text.push('\n');
+        }
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(text.as_bytes()).expect("write to engine");
+        stdin.flush().expect("flush");
+    }
+
     /// Closes the engine's input (end of input).
     pub fn close_input(&mut self) {
         self.stdin = None;

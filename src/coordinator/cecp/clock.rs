@@ -1,8 +1,30 @@
 //! The engine's clock in CECP: the GUI states the time control (`level`, `st`, `sd`) and the
 //! clocks (`time`, `otim`, in centiseconds); the engine turns them into the same `go`
 //! parameters a UCCI GUI would send, so one time manager serves every dialect.
+//!
+//! A time control that arrives while the engine thinks on its move is kept until the move is
+//! made (or called off): that move is charged by the control it was thought under, and the
+//! command never holds up the ones behind it.
 
 use crate::protocol::GoParams;
+
+/// A time-control command: `level`, `st` or `sd`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// `level MPS BASE INC`.
+    Level {
+        /// Moves per period (0: the whole game).
+        moves: u32,
+        /// Time per period, ms.
+        base_ms: u64,
+        /// Increment per move, ms.
+        inc_ms: u64,
+    },
+    /// `st`: a fixed time per move, ms.
+    MoveTime(u64),
+    /// `sd`: a depth limit.
+    Depth(u32),
+}
 
 /// Time control and clock readings of one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +41,8 @@ pub struct CecpClock {
     own_ms: u64,
     /// `sd`: the depth limit.
     depth: Option<u32>,
+    /// Controls received during the engine's move, for after it.
+    deferred: Vec<Control>,
 }
 
 impl Default for CecpClock {
@@ -31,6 +55,7 @@ impl Default for CecpClock {
             move_time_ms: None,
             own_ms: 300_000,
             depth: None,
+            deferred: Vec::new(),
         }
     }
 }
@@ -40,6 +65,32 @@ impl CecpClock {
     pub fn new_game(&mut self) {
         self.own_ms = self.base_ms;
         self.depth = None;
+    }
+
+    /// A time-control command takes effect.
+    pub fn control(&mut self, control: Control) {
+        match control {
+            Control::Level {
+                moves,
+                base_ms,
+                inc_ms,
+            } => self.level(moves, base_ms, inc_ms),
+            Control::MoveTime(ms) => self.move_time(ms),
+            Control::Depth(depth) => self.depth(depth),
+        }
+    }
+
+    /// A time-control command received while the engine thinks on its move: kept for after it.
+    pub fn defer(&mut self, control: Control) {
+        self.deferred.push(control);
+    }
+
+    /// The engine's move is made or called off: the controls kept for after it take effect, in
+    /// the order they came.
+    pub fn apply_deferred(&mut self) {
+        for control in std::mem::take(&mut self.deferred) {
+            self.control(control);
+        }
     }
 
     /// `level MPS BASE INC`: a clock; it replaces `st`.
@@ -123,6 +174,30 @@ mod tests {
         assert_eq!((p.movetime, p.time, p.depth), (Some(2_500), None, Some(7)));
         c.new_game();
         assert_eq!(c.go_params(0).depth, None);
+    }
+
+    #[test]
+    fn controls_received_during_a_move_wait_for_it() {
+        let mut c = CecpClock::default();
+        c.level(0, 10_000, 0);
+        c.defer(Control::Level {
+            moves: 0,
+            base_ms: 60_000,
+            inc_ms: 1_000,
+        });
+        c.defer(Control::Depth(3));
+        c.defer(Control::MoveTime(0));
+        // The move in progress is charged by the control it was thought under.
+        c.after_own_move(2_000, 1);
+        assert_eq!(c.go_params(1).time, Some(8_000));
+        c.apply_deferred();
+        let p = c.go_params(1);
+        assert_eq!((p.movetime, p.depth, p.time), (Some(0), Some(3), None));
+        c.level(0, 5_000, 0);
+        assert_eq!(c.go_params(1).time, Some(5_000));
+        // Applied once only.
+        c.apply_deferred();
+        assert_eq!(c.go_params(1).time, Some(5_000));
     }
 
     #[test]

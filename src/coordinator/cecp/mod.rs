@@ -3,9 +3,13 @@
 //! analysis. Moves are made on the coordinator's own position; searches run through the same
 //! `go` as the other dialects, and their answer comes back through `cecp_bestmove`.
 //!
-//! While the engine thinks on its own move, commands other than the ones in `ON_MOVE` wait
-//! for the move (so `ping` is answered after it, as the protocol asks). While it ponders or
-//! analyses, everything acts at once: a command that changes the game ends that search first.
+//! While the engine thinks on its own move, the commands of `acts_on_move` act at once (`force`,
+//! `new`, `result` and `quit` call the move off: no move is printed after them), a time control
+//! (`level`, `st`, `sd`) is kept for after the move, a line that cannot be parsed is answered at
+//! once, and the rest wait for the move (so `ping` is answered after it, as the protocol asks).
+//! Nothing that waits holds up a command that acts at once behind it. While the engine ponders
+//! or analyses, everything acts at once: a command that changes the game ends that search
+//! first.
 
 mod clock;
 mod features;
@@ -15,15 +19,33 @@ use crate::board::rules::{game_result, GameResult, Reason};
 use crate::board::{format_move, Color, Move, Position};
 use crate::protocol::cecp::RANK_BASE;
 use crate::protocol::{parse_cecp, CecpCommand, GoParams};
-use clock::CecpClock;
+use clock::{CecpClock, Control};
 use std::io::Write;
 use std::time::Instant;
 
-/// Commands acted on at once while the engine thinks on its own move.
-const ON_MOVE: [&str; 14] = [
-    "?", "quit", "force", "new", "result", "post", "nopost", "easy", "hard", "time", "otim",
-    "accepted", "rejected", "computer",
-];
+/// Whether `cmd` acts at once while the engine thinks on its own move (a time control is
+/// kept for after the move, so it never waits).
+fn acts_on_move(cmd: &CecpCommand) -> bool {
+    use CecpCommand as C;
+    matches!(
+        cmd,
+        C::MoveNow
+            | C::Quit
+            | C::Force
+            | C::New
+            | C::Result
+            | C::Post
+            | C::NoPost
+            | C::Easy
+            | C::Hard
+            | C::Time(_)
+            | C::Otim(_)
+            | C::Ignored
+            | C::Level { .. }
+            | C::St(_)
+            | C::Sd(_)
+    )
+}
 
 /// What the search in progress is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,9 +99,16 @@ impl Default for CecpState {
 }
 
 impl<W: Write> Coordinator<W> {
-    /// True when `word` acts at once during the search in progress.
-    pub(super) fn cecp_immediate(&self, word: &str) -> bool {
-        self.cecp.purpose != Purpose::Move || ON_MOVE.contains(&word)
+    /// True when `line` acts at once during the search in progress. A line that does not
+    /// parse is answered at once: its error line changes nothing.
+    pub(super) fn cecp_immediate(&self, line: &str) -> bool {
+        if self.cecp.purpose != Purpose::Move {
+            return true;
+        }
+        match parse_cecp(line) {
+            Ok(Some(cmd)) => acts_on_move(&cmd),
+            Ok(None) | Err(_) => true,
+        }
     }
 
     /// Whether thinking lines are printed.
@@ -133,9 +162,13 @@ impl<W: Write> Coordinator<W> {
                 moves,
                 base_ms,
                 inc_ms,
-            } => self.cecp.clock.level(moves, base_ms, inc_ms),
-            CecpCommand::St(ms) => self.cecp.clock.move_time(ms),
-            CecpCommand::Sd(depth) => self.cecp.clock.depth(depth),
+            } => self.cecp_control(Control::Level {
+                moves,
+                base_ms,
+                inc_ms,
+            }),
+            CecpCommand::St(ms) => self.cecp_control(Control::MoveTime(ms)),
+            CecpCommand::Sd(depth) => self.cecp_control(Control::Depth(depth)),
             CecpCommand::Time(cs) => self.cecp.clock.own_time(cs),
             CecpCommand::Otim(_) => {}
             CecpCommand::MoveNow => {
@@ -179,6 +212,15 @@ impl<W: Write> Coordinator<W> {
                 self.cecp_abort();
                 self.quit();
             }
+        }
+    }
+
+    /// A time control: now, or after the engine's move when it is thinking on one.
+    fn cecp_control(&mut self, control: Control) {
+        if self.cecp.purpose == Purpose::Move {
+            self.cecp.clock.defer(control);
+        } else {
+            self.cecp.clock.control(control);
         }
     }
 
@@ -273,6 +315,7 @@ impl<W: Write> Coordinator<W> {
             return;
         }
         let Some(best) = best else {
+            self.cecp.clock.apply_deferred();
             self.cecp_claim_end();
             return;
         };
@@ -281,6 +324,7 @@ impl<W: Write> Coordinator<W> {
         let used = self.cecp.move_start.elapsed().as_millis() as u64;
         let made = self.moves_made();
         self.cecp.clock.after_own_move(used, made);
+        self.cecp.clock.apply_deferred();
         if self.cecp_claim_end() {
             return;
         }
@@ -311,10 +355,12 @@ impl<W: Write> Coordinator<W> {
         self.go(params);
     }
 
-    /// Ends the search in progress without a move; a ponder move is taken back.
+    /// Ends the search in progress without a move; a ponder move is taken back. Time controls
+    /// kept for after the engine's move take effect now.
     fn cecp_abort(&mut self) {
         let purpose = std::mem::replace(&mut self.cecp.purpose, Purpose::Idle);
         self.cecp.pending_ponder = None;
+        self.cecp.clock.apply_deferred();
         if self.active.take().is_some() {
             // The workers park by themselves; their late answer has an old id and is ignored.
             self.pool.stop();

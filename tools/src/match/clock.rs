@@ -1,7 +1,7 @@
 //! Time controls and the clocks the runner keeps for each side.
 
 /// How long an engine may think: a clock, a fixed time per move, or a search limit.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Limit {
     /// A chess clock: `moves` per period (None = the whole game), base time and increment in ms.
     Clock {
@@ -18,6 +18,39 @@ pub enum Limit {
     Depth(u32),
     /// Fixed node count.
     Nodes(u64),
+}
+
+/// Milliseconds as seconds with no trailing zeros: 10000 -> `10`, 25 -> `0.025`.
+fn seconds_text(ms: u64) -> String {
+    let text = format!("{}.{:03}", ms / 1000, ms % 1000);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The limit as the PGN's time-control tags write it: a clock as `[MOVES/]SECONDS[+INC]`
+/// (`40/60+0.5`, `10+0.1`, `5`), a fixed time per move as `0.5/move`, the others as
+/// `depth=D` and `nodes=N`.
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Limit::Clock {
+                moves,
+                base_ms,
+                inc_ms,
+            } => {
+                if let Some(m) = moves {
+                    write!(f, "{m}/")?;
+                }
+                write!(f, "{}", seconds_text(*base_ms))?;
+                if *inc_ms > 0 {
+                    write!(f, "+{}", seconds_text(*inc_ms))?;
+                }
+                Ok(())
+            }
+            Limit::MoveTime(ms) => write!(f, "{}/move", seconds_text(*ms)),
+            Limit::Depth(d) => write!(f, "depth={d}"),
+            Limit::Nodes(n) => write!(f, "nodes={n}"),
+        }
+    }
 }
 
 /// Parses seconds given as text ("60", "0.5") into milliseconds.
@@ -162,6 +195,25 @@ mod tests {
         assert!(parse_tc("x+1").is_err());
         assert!(parse_tc("0+0").is_err());
         assert!(parse_tc("-3").is_err());
+    }
+
+    #[test]
+    fn limits_print_as_they_are_given() {
+        for tc in [
+            "40/60+0.5",
+            "10+0.1",
+            "5",
+            "2.5+0.025",
+            "0.5+0.005",
+            "40/60",
+        ] {
+            assert_eq!(parse_tc(tc).map(|l| l.to_string()), Ok(tc.to_string()));
+        }
+        assert_eq!(parse_tc("10+0").map(|l| l.to_string()), Ok("10".into()));
+        assert_eq!(Limit::MoveTime(500).to_string(), "0.5/move");
+        assert_eq!(Limit::MoveTime(2000).to_string(), "2/move");
+        assert_eq!(Limit::Depth(7).to_string(), "depth=7");
+        assert_eq!(Limit::Nodes(20_000).to_string(), "nodes=20000");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 /// Settings shared by every game of a match.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
-    /// The search limit or clock.
+    /// The search limit or clock of every engine without one of its own.
     pub limit: Limit,
     /// Grace beyond the clock before a move counts as a time forfeit, ms.
     pub margin_ms: u64,
@@ -38,6 +38,8 @@ pub struct GameRecord {
     pub red: String,
     /// Black's name.
     pub black: String,
+    /// The limits Red and Black played by (they differ with time odds).
+    pub limits: [Limit; 2],
     /// How the game started.
     pub opening: Opening,
     /// The engines' moves after the opening.
@@ -97,9 +99,11 @@ pub fn play_game(
     opening: &Opening,
     cfg: &GameConfig,
 ) -> Result<GameRecord, String> {
+    let own_limit = |spec: &EngineSpec| spec.limit.clone().unwrap_or_else(|| cfg.limit.clone());
     let mut record = GameRecord {
         red: red.0.name.clone(),
         black: black.0.name.clone(),
+        limits: [own_limit(red.0), own_limit(black.0)],
         opening: opening.clone(),
         moves: Vec::new(),
         comments: Vec::new(),
@@ -153,17 +157,16 @@ fn run(
             }
         }
     }
-    let mut clocks = match cfg.limit {
+    // Each side's clock runs by its own control; a side searching by depth, nodes or a fixed
+    // time per move has none.
+    let mut clocks = record.limits.clone().map(|limit| match limit {
         Limit::Clock {
             moves,
             base_ms,
             inc_ms,
-        } => Some([
-            Clock::new(moves, base_ms, inc_ms),
-            Clock::new(moves, base_ms, inc_ms),
-        ]),
+        } => Some(Clock::new(moves, base_ms, inc_ms)),
         _ => None,
-    };
+    });
     let mut scores = ScoreHistory::default();
     loop {
         if let Some((outcome, termination)) = referee::game_over(&mut pos) {
@@ -185,10 +188,10 @@ fn run(
             Ok((Outcome::loss_for(side), termination, why))
         };
         let player = &mut players[side.index()];
-        let limit = match (&clocks, &cfg.limit) {
-            (Some(c), _) => GoLimit::Clocks {
-                own: &c[side.index()],
-                opp: &c[side.flip().index()],
+        let limit = match (&clocks[side.index()], &record.limits[side.index()]) {
+            (Some(own), _) => GoLimit::Clocks {
+                own,
+                opp: clocks[side.flip().index()].as_ref(),
                 red_to_move: side == Color::Red,
             },
             (None, Limit::MoveTime(ms)) => GoLimit::MoveTime(*ms),
@@ -242,9 +245,9 @@ fn run(
             }
             Ok(m) => m,
         };
-        match &mut clocks {
-            Some(c) => {
-                if c[side.index()].charge(used_ms, cfg.margin_ms) == Charge::Forfeit {
+        match &mut clocks[side.index()] {
+            Some(clock) => {
+                if clock.charge(used_ms, cfg.margin_ms) == Charge::Forfeit {
                     return loss(Termination::TimeForfeit, format!(" ({used_ms} ms)"));
                 }
             }

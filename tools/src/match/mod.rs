@@ -37,6 +37,9 @@ Engine keys (after --engine or --each):
   option.NAME=VALUE  an engine option, e.g. option.hashsize=64 option.Threads=2
   rankbase=0|1       ranks 0-9 or 1-10 in UCI moves (default 0; 1 for UCI engines
                      that advertise UCI_Variant)
+  tc=TC | st=SECONDS | depth=D | nodes=N
+                     this engine's own limit, in place of --tc/--st/--depth/--nodes
+                     (time odds: each clock runs by its own control); one per engine
 
 Rules: illegal or malformed move, crash, no reply in time, nobestmove with legal moves =
 loss; no legal move = loss (mate or stalemate); Pao's rules for the rest: on the third
@@ -311,6 +314,24 @@ mod tests {
     }
 
     #[test]
+    fn time_odds() {
+        let c = parse("--engine cmd=x tc=2.5+0.025 --engine cmd=y --tc 10+0.1").unwrap();
+        assert_eq!(
+            c.engines[0].limit,
+            Some(Limit::Clock {
+                moves: None,
+                base_ms: 2500,
+                inc_ms: 25
+            })
+        );
+        assert_eq!(c.engines[1].limit, None);
+        assert_eq!(c.game.limit.to_string(), "10+0.1");
+        let c = parse("--engine cmd=x nodes=100 --engine cmd=y --each depth=2").unwrap();
+        assert_eq!(c.engines[0].limit, Some(Limit::Nodes(100)));
+        assert_eq!(c.engines[1].limit, Some(Limit::Depth(2)));
+    }
+
+    #[test]
     fn rejects_bad_commands() {
         for bad in [
             "--engine cmd=x",
@@ -320,6 +341,8 @@ mod tests {
             "--engine cmd=x --engine cmd=y --games 0",
             "--engine cmd=x --engine cmd=y --tc 0+0",
             "--engine cmd=x --engine name=y",
+            "--engine cmd=x tc=10 depth=3 --engine cmd=y",
+            "--engine cmd=x --engine cmd=y --each st=1 nodes=5",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }

@@ -1,5 +1,7 @@
 //! PGN output for xiangqi games (the xqbase convention: `[Game "Chinese Chess"]`,
-//! `[Format "ICCS"]`, moves written `H2-E2`).
+//! `[Format "ICCS"]`, moves written `H2-E2`). The time control is `[TimeControl]`, or with time
+//! odds `[RedTimeControl]` and `[BlackTimeControl]` (cutechess's per-side tags, named by
+//! xiangqi's colours).
 
 use super::game::GameRecord;
 use pao::board::{Color, Move, Position};
@@ -42,6 +44,14 @@ pub fn format_game(rec: &GameRecord, header: &PgnHeader) -> String {
         tag("FEN", &rec.opening.fen);
     }
     tag("Format", "ICCS");
+    // One tag when both sides played by the same limit; one per side with time odds.
+    let [red, black] = &rec.limits;
+    if red == black {
+        tag("TimeControl", &red.to_string());
+    } else {
+        tag("RedTimeControl", &red.to_string());
+        tag("BlackTimeControl", &black.to_string());
+    }
     tag(
         "PlyCount",
         &(rec.opening.moves.len() + rec.moves.len()).to_string(),
@@ -98,6 +108,7 @@ pub fn format_game(rec: &GameRecord, header: &PgnHeader) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::r#match::clock::Limit;
     use crate::r#match::openings::parse_line;
     use crate::r#match::referee::Outcome;
     use crate::r#match::termination::Termination;
@@ -120,6 +131,7 @@ mod tests {
         let rec = GameRecord {
             red: "Pao".into(),
             black: "Fake \"X\"".into(),
+            limits: [Limit::Nodes(5000), Limit::MoveTime(250)],
             opening,
             moves: moves(pao::board::START_FEN, 2, "h2e2 h9g7 h0g2 i9h9 i0h0"),
             comments: vec![
@@ -145,6 +157,8 @@ mod tests {
 [Black \"Fake \\\"X\\\"\"]
 [Result \"1-0\"]
 [Format \"ICCS\"]
+[RedTimeControl \"nodes=5000\"]
+[BlackTimeControl \"0.25/move\"]
 [PlyCount \"5\"]
 [Termination \"illegal move\"]
 
@@ -162,6 +176,7 @@ mod tests {
         let rec = GameRecord {
             red: "A".into(),
             black: "B".into(),
+            limits: [Limit::Depth(4), Limit::Depth(4)],
             opening,
             moves: moves(fen, 0, "d9d8 e3e4"),
             comments: vec![String::new(), String::new()],
@@ -176,6 +191,7 @@ mod tests {
         };
         let text = format_game(&rec, &h);
         assert!(text.contains("[FEN \"3k5/9/9/9/9/9/4P4/9/9/4K4 b - - 0 7\"]\n"));
+        assert!(text.contains("[Format \"ICCS\"]\n[TimeControl \"depth=4\"]\n[PlyCount"));
         assert!(
             text.ends_with("\n7... D9-D8 8. E3-E4 {r} 1/2-1/2\n\n"),
             "{text}"

@@ -4,6 +4,7 @@
 use super::client::player::detect;
 use super::client::protocol::Protocol;
 use super::client::spec::EngineSpec;
+use super::clock::Limit;
 use super::game::{play_game, GameConfig, GameRecord};
 use super::openings::Opening;
 use super::pgn::{format_game, PgnHeader};
@@ -213,13 +214,27 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     if let Some(e) = failure {
         return Err(e);
     }
-    Ok(report::final_report(
-        &names,
-        &summary,
-        &results,
-        cfg.sprt.as_ref(),
-        scheduled,
+    Ok(format!(
+        "{}{}",
+        limits_line(cfg),
+        report::final_report(&names, &summary, &results, cfg.sprt.as_ref(), scheduled)
     ))
+}
+
+/// The report's first line: the time control, or each engine's with time odds.
+fn limits_line(cfg: &MatchConfig) -> String {
+    let own = |e: &EngineSpec| e.limit.clone().unwrap_or_else(|| cfg.game.limit.clone());
+    let limits: Vec<Limit> = cfg.engines.iter().map(own).collect();
+    if limits.iter().all(|l| *l == limits[0]) {
+        return format!("time control: {}\n", limits[0]);
+    }
+    let each: Vec<String> = cfg
+        .engines
+        .iter()
+        .zip(&limits)
+        .map(|(e, l)| format!("{} {l}", e.name))
+        .collect();
+    format!("time controls: {}\n", each.join(", "))
 }
 
 #[cfg(test)]

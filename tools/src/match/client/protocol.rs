@@ -213,12 +213,13 @@ pub fn parse_bestmove(line: &str) -> Option<BestMove> {
 /// What to search for: a clock, or a fixed limit.
 #[derive(Clone, Copy, Debug)]
 pub enum GoLimit<'a> {
-    /// Both clocks, the mover's first.
+    /// The mover's clock, and the opponent's when it plays on a clock too (with time odds it
+    /// may search by depth, nodes or a fixed time instead: then its clock is left out).
     Clocks {
         /// Side to move's clock.
         own: &'a Clock,
-        /// The opponent's clock.
-        opp: &'a Clock,
+        /// The opponent's clock, if it has one.
+        opp: Option<&'a Clock>,
         /// Red to move (UCI names clocks by colour).
         red_to_move: bool,
     },
@@ -231,6 +232,8 @@ pub enum GoLimit<'a> {
 }
 
 /// The `go` line. UCCI times are in ms when the engine took `usemillisec`, else whole seconds.
+/// Each clock is written by its own control (moves per period or increment), so that sides
+/// with different time controls each get theirs.
 pub fn go_line(proto: Protocol, limit: GoLimit, millisec: bool) -> String {
     let t = |ms: u64| if millisec { ms } else { ms / 1000 };
     let ms = |c: &Clock| c.remaining_ms.max(0) as u64;
@@ -240,20 +243,19 @@ pub fn go_line(proto: Protocol, limit: GoLimit, millisec: bool) -> String {
         (Protocol::Uci, GoLimit::MoveTime(m)) => format!("go movetime {m}"),
         (Protocol::Ucci, GoLimit::MoveTime(m)) => format!("go time {} movestogo 1", t(m)),
         (Protocol::Ucci, GoLimit::Clocks { own, opp, .. }) => {
-            match (own.moves_to_go, opp.moves_to_go) {
-                (Some(m), Some(om)) => format!(
-                    "go time {} movestogo {m} opptime {} oppmovestogo {om}",
-                    t(ms(own)),
-                    t(ms(opp))
-                ),
-                _ => format!(
-                    "go time {} increment {} opptime {} oppincrement {}",
-                    t(ms(own)),
-                    t(own.increment_ms()),
-                    t(ms(opp)),
-                    t(opp.increment_ms())
-                ),
+            let mut s = format!("go time {}", t(ms(own)));
+            match own.moves_to_go {
+                Some(m) => s.push_str(&format!(" movestogo {m}")),
+                None => s.push_str(&format!(" increment {}", t(own.increment_ms()))),
             }
+            if let Some(opp) = opp {
+                s.push_str(&format!(" opptime {}", t(ms(opp))));
+                match opp.moves_to_go {
+                    Some(m) => s.push_str(&format!(" oppmovestogo {m}")),
+                    None => s.push_str(&format!(" oppincrement {}", t(opp.increment_ms()))),
+                }
+            }
+            s
         }
         (
             Protocol::Uci,
@@ -263,14 +265,22 @@ pub fn go_line(proto: Protocol, limit: GoLimit, millisec: bool) -> String {
                 red_to_move,
             },
         ) => {
-            let (w, b) = if red_to_move { (own, opp) } else { (opp, own) };
-            let mut s = format!(
-                "go wtime {} btime {} winc {} binc {}",
-                ms(w),
-                ms(b),
-                w.increment_ms(),
-                b.increment_ms()
-            );
+            let (w, b) = if red_to_move {
+                (Some(own), opp)
+            } else {
+                (opp, Some(own))
+            };
+            let mut s = "go".to_string();
+            for (key, clock) in [("wtime", w), ("btime", b)] {
+                if let Some(c) = clock {
+                    s.push_str(&format!(" {key} {}", ms(c)));
+                }
+            }
+            for (key, clock) in [("winc", w), ("binc", b)] {
+                if let Some(c) = clock {
+                    s.push_str(&format!(" {key} {}", c.increment_ms()));
+                }
+            }
             if let Some(m) = own.moves_to_go {
                 s.push_str(&format!(" movestogo {m}"));
             }
@@ -357,7 +367,7 @@ mod tests {
         opp.remaining_ms = 9_500;
         let clocks = GoLimit::Clocks {
             own: &own,
-            opp: &opp,
+            opp: Some(&opp),
             red_to_move: false,
         };
         assert_eq!(
@@ -375,7 +385,7 @@ mod tests {
         let p = Clock::new(Some(40), 60_000, 0);
         let periods = GoLimit::Clocks {
             own: &p,
-            opp: &p,
+            opp: Some(&p),
             red_to_move: true,
         };
         assert_eq!(
@@ -385,6 +395,33 @@ mod tests {
         assert_eq!(
             go_line(Protocol::Uci, periods, true),
             "go wtime 60000 btime 60000 winc 0 binc 0 movestogo 40"
+        );
+        // Time odds: each clock by its own control, or only the mover's.
+        let odds = GoLimit::Clocks {
+            own: &p,
+            opp: Some(&opp),
+            red_to_move: false,
+        };
+        assert_eq!(
+            go_line(Protocol::Ucci, odds, true),
+            "go time 60000 movestogo 40 opptime 9500 oppincrement 100"
+        );
+        assert_eq!(
+            go_line(Protocol::Uci, odds, true),
+            "go wtime 9500 btime 60000 winc 100 binc 0 movestogo 40"
+        );
+        let alone = GoLimit::Clocks {
+            own: &own,
+            opp: None,
+            red_to_move: false,
+        };
+        assert_eq!(
+            go_line(Protocol::Ucci, alone, true),
+            "go time 10000 increment 100"
+        );
+        assert_eq!(
+            go_line(Protocol::Uci, alone, true),
+            "go btime 10000 binc 100"
         );
         assert_eq!(
             go_line(Protocol::Ucci, GoLimit::MoveTime(200), true),
