@@ -148,7 +148,8 @@ mod tests {
 [Result \"*\"]
 [Format \"ICCS\"]
 
-1. H2-E2 H9-G7 {+0.34/12} 2. H0-G2 ({#3/11} 2. B2-E2 B9-C7) 2... I9-H9 3. I0-H0 *
+1. H2-E2 H9-G7 {+0.34/12} 2. H0-G2 ({#3/11} 2. B2-E2 B9-C7) 2... I9-H9 3. I0-H0
+*
 ";
         assert_eq!(format(START_FEN, &moves, &lines, "*"), expected);
     }
