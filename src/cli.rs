@@ -58,6 +58,9 @@ struct ServeArgs {
     /// Most watchers (WebSocket connections) at once
     #[arg(long = "max-watchers", value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_watchers: u32,
+    /// Seconds a watcher's connection may take to accept one event before it is dropped
+    #[arg(long = "watcher-timeout", value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    watcher_timeout: u32,
     /// Most HTTP connections at once (watchers not counted)
     #[arg(long = "max-connections", value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_connections: u32,
@@ -199,6 +202,7 @@ fn serve_command(args: ServeArgs) -> i32 {
         max_body: args.max_body as usize,
         max_message: args.max_message as usize,
         max_watchers: args.max_watchers as usize,
+        watcher_timeout: std::time::Duration::from_secs(u64::from(args.watcher_timeout)),
         max_connections: args.max_connections as usize,
         queue: args.queue as usize,
         allow_origins: args.allow_origin,

@@ -34,6 +34,8 @@ pub struct Limits {
     pub max_message: usize,
     /// Most watchers at once.
     pub max_watchers: usize,
+    /// Longest a watcher's socket may take to accept one event.
+    pub send_timeout: Duration,
 }
 
 /// What every handler shares.

@@ -61,6 +61,8 @@ pub struct ServeConfig {
     pub max_message: usize,
     /// Most watchers at once.
     pub max_watchers: usize,
+    /// Longest a watcher's socket may take to accept one event before it is dropped.
+    pub watcher_timeout: Duration,
     /// Most HTTP connections at once.
     pub max_connections: usize,
     /// Events a watcher may fall behind before it is dropped.
@@ -188,6 +190,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
             max_body: config.max_body,
             max_message: config.max_message,
             max_watchers: config.max_watchers,
+            send_timeout: config.watcher_timeout,
         },
     });
     let access = Arc::new(Access::new(

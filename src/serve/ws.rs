@@ -1,7 +1,7 @@
 //! A watcher's WebSocket: the state first, then every event in order. Watchers only listen;
 //! what they send is counted against their address's rate and otherwise ignored. A watcher
-//! that falls more than the queue behind, or whose socket takes longer than `SEND_TIMEOUT`
-//! to accept an event, is dropped: the others never wait for it.
+//! that falls more than the queue behind, or whose socket takes longer than the send timeout
+//! (`--watcher-timeout`) to accept an event, is dropped: the others never wait for it.
 
 use super::api::App;
 use super::respond::refuse;
@@ -15,8 +15,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
 
-/// Longest a watcher's socket may take to accept one event.
-pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+/// A watcher's read buffer, bytes.
+const BUFFER: usize = 4096;
 
 /// Policy violation (RFC 6455).
 const CLOSE_POLICY: u16 = 1008;
@@ -31,8 +31,12 @@ pub async fn upgrade(
         return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many watchers");
     }
     let size = app.limits.max_message;
+    // Watchers send little, and each event is written at once: small buffers keep each
+    // watcher's memory small (the defaults hold 128 KiB each way).
     ws.max_message_size(size)
         .max_frame_size(size)
+        .read_buffer_size(BUFFER)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| watch(socket, app, peer))
 }
 
@@ -61,7 +65,7 @@ async fn watch(socket: WebSocket, app: Arc<App>, peer: SocketAddr) {
         tokio::select! {
             ev = events.recv() => match ev {
                 Ok(text) => {
-                    match tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::Text(text))).await {
+                    match tokio::time::timeout(app.limits.send_timeout, sink.send(Message::Text(text))).await {
                         Ok(Ok(())) => {}
                         Ok(Err(_)) => break,
                         Err(_) => {

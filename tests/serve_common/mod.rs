@@ -121,6 +121,19 @@ impl Server {
     }
 }
 
+/// Resident memory of process `pid`, KiB (0 once it is gone).
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();

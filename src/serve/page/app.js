@@ -12,6 +12,7 @@
     state: null,        // the last `state`, kept current by the events
     seq: 0,
     flipped: false,
+    letters: false,     // pieces as letters (no Chinese font)
     selected: null,
     history: [],        // chart points of the current search: {time, depth, cp}
     searchFen: null,    // FEN of the current search
@@ -67,6 +68,7 @@
     Board.draw($("board"), {
       fen: p.current,
       flipped: view.flipped,
+      letters: view.letters,
       selected: view.selected,
       targets,
       last: lastMove ? [lastMove.slice(0, 2), lastMove.slice(2)] : [],
@@ -302,6 +304,7 @@
   // Controls.
   $("undo").onclick = () => post("/api/undo");
   $("flip").onclick = () => { view.flipped = !view.flipped; drawBoard(); };
+  $("letters").onclick = () => { view.letters = !view.letters; drawBoard(); };
   $("startpos").onclick = () => post("/api/position", {});
   $("setfen").onclick = () => post("/api/position", { fen: $("fen").value.trim() });
   $("fen").addEventListener("keydown", (e) => { if (e.key === "Enter") $("setfen").onclick(); });

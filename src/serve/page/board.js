@@ -9,6 +9,11 @@ const Board = (() => {
     K: "帥", A: "仕", B: "相", N: "傌", R: "俥", C: "炮", P: "兵",
     k: "將", a: "士", b: "象", n: "馬", r: "車", c: "砲", p: "卒",
   };
+  // For a browser without Chinese fonts: the English initials.
+  const LETTERS = {
+    K: "K", A: "A", B: "E", N: "H", R: "R", C: "C", P: "P",
+    k: "k", a: "a", b: "e", n: "h", r: "r", c: "c", p: "p",
+  };
   const ALIASES = { H: "N", E: "B", h: "n", e: "b" };
 
   function el(name, attrs, parent) {
@@ -70,8 +75,8 @@ const Board = (() => {
     }
   }
 
-  // Draws the board. opts: {fen, flipped, selected, targets: [squares], last: [from, to],
-  // onSquare(square)}.
+  // Draws the board. opts: {fen, flipped, letters, selected, targets: [squares],
+  // last: [from, to], onSquare(square)}.
   function draw(svg, opts) {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     grid(svg, opts.flipped);
@@ -87,7 +92,7 @@ const Board = (() => {
       const g = el("g", { class: "piece " + (red ? "red" : "black") + (sq === opts.selected ? " sel" : ""), "data-piece": sq }, svg);
       el("circle", { cx: x, cy: y, r: 26 }, g);
       const t = el("text", { x: x, y: y }, g);
-      t.textContent = GLYPHS[letter];
+      t.textContent = (opts.letters ? LETTERS : GLYPHS)[letter];
     }
     for (const sq of opts.targets || []) {
       const [x, y] = xy(sq, opts.flipped);
