@@ -29,6 +29,7 @@ pub struct Server {
     pub token: Option<String>,
     /// The address line the server printed.
     pub open_line: String,
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
 }
 
 impl Server {
@@ -50,9 +51,22 @@ impl Server {
             .args(&all)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start pao serve");
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let errors = child.stderr.take().expect("stderr");
+        let sink = std::sync::Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            for line in BufReader::new(errors).lines() {
+                let Ok(line) = line else { break };
+                eprintln!("pao serve: {line}");
+                if let Ok(mut s) = sink.lock() {
+                    s.push_str(&line);
+                    s.push('\n');
+                }
+            }
+        });
         let stdout = child.stdout.take().expect("stdout");
         let mut lines = BufReader::new(stdout).lines();
         let listening = lines.next().expect("a first line").expect("text");
@@ -75,7 +89,13 @@ impl Server {
             base: format!("http://{addr}"),
             token,
             open_line,
+            stderr,
         }
+    }
+
+    /// What the server wrote to stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
     /// The process id.
