@@ -64,6 +64,10 @@ struct ServeArgs {
     /// Most HTTP connections at once (watchers not counted)
     #[arg(long = "max-connections", value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_connections: u32,
+    /// Seconds a client may take to send a request's headers (a half-open connection is
+    /// closed then)
+    #[arg(long = "header-timeout", value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    header_timeout: u32,
     /// Events a watcher may fall behind before it is dropped
     #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     queue: u32,
@@ -204,6 +208,7 @@ fn serve_command(args: ServeArgs) -> i32 {
         max_watchers: args.max_watchers as usize,
         watcher_timeout: std::time::Duration::from_secs(u64::from(args.watcher_timeout)),
         max_connections: args.max_connections as usize,
+        header_timeout: std::time::Duration::from_secs(u64::from(args.header_timeout)),
         queue: args.queue as usize,
         allow_origins: args.allow_origin,
         engine_options,

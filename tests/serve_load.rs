@@ -159,7 +159,7 @@ async fn load(plan: Plan) {
     // each, then stays (the stdio daemon does the same; it is not the server's). Four runs
     // get past it and touch the whole table.
     for _ in 0..4 {
-        analyse(&http, Duration::from_secs(2)).await;
+        analyse(&http, Duration::from_millis(1500)).await;
     }
     let rss_warm = server.rss_kib();
     let (mut without, mut with) = (Vec::new(), Vec::new());

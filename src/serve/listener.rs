@@ -12,8 +12,6 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
-/// Longest a client may take to send a request's headers.
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Largest request head (line and headers), bytes.
 const MAX_HEAD: usize = 16 * 1024;
 /// A socket's kernel send buffer: enough for any event, small enough that a watcher that
@@ -21,8 +19,14 @@ const MAX_HEAD: usize = 16 * 1024;
 const SEND_BUFFER: usize = 64 * 1024;
 
 /// Serves `app` on `listener` until the process ends, at most `max_connections` at once
-/// (more are closed as soon as they are accepted).
-pub async fn serve(listener: TcpListener, app: Router, max_connections: usize) {
+/// (more are closed as soon as they are accepted); a client gets `header_timeout` to send a
+/// request's headers.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    max_connections: usize,
+    header_timeout: Duration,
+) {
     let open = Arc::new(Semaphore::new(max_connections.max(1)));
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -47,7 +51,7 @@ pub async fn serve(listener: TcpListener, app: Router, max_connections: usize) {
             });
             let mut http = hyper::server::conn::http1::Builder::new();
             http.timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT)
+                .header_read_timeout(header_timeout)
                 .max_buf_size(MAX_HEAD);
             let _ = http
                 .serve_connection(TokioIo::new(stream), service)

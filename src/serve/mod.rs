@@ -65,6 +65,8 @@ pub struct ServeConfig {
     pub watcher_timeout: Duration,
     /// Most HTTP connections at once.
     pub max_connections: usize,
+    /// Longest a client may take to send a request's headers.
+    pub header_timeout: Duration,
     /// Events a watcher may fall behind before it is dropped.
     pub queue: usize,
     /// Origins allowed besides the server's own.
@@ -214,7 +216,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     let _ = std::io::stdout().flush();
 
     tokio::select! {
-        () = listener::serve(listener, router, config.max_connections) => {}
+        () = listener::serve(listener, router, config.max_connections, config.header_timeout) => {}
         _ = tokio::signal::ctrl_c() => {}
     }
     tokio::task::spawn_blocking(move || session.lock().shutdown())
