@@ -6,13 +6,11 @@
 //! machine may show, and at the end the analysis still answers.
 //!
 //! The whole run takes seconds (most of it waiting for the header deadline), so CI runs it
-//! in full:  cargo test --release --test serve_abuse -- --nocapture
+//! in full:  cargo test --release --test serve -- --nocapture
 
-mod serve_common;
-
+use crate::common::{Server, Watcher};
 use futures_util::SinkExt;
 use serde_json::json;
-use serve_common::{Server, Watcher};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -582,5 +580,6 @@ async fn abuse(count: u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_thousand_fuzzed_requests_and_frames() {
+    let _gate = crate::common::exclusive().await;
     abuse(10_000).await;
 }

@@ -1,7 +1,6 @@
 //! Drives a real `pao serve` process through loopback: start it, read its address and token,
 //! make HTTP requests (reqwest) and watch its WebSocket (tokio-tungstenite), checking that
 //! every event's sequence number follows the one before.
-#![allow(dead_code)]
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
@@ -14,6 +13,20 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// The load and abuse tests measure and stress the machine: they run alone, the others
+/// together.
+static GATE: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
+
+/// Held by a test that may run beside others.
+pub async fn shared() -> tokio::sync::RwLockReadGuard<'static, ()> {
+    GATE.read().await
+}
+
+/// Held by a test that must run alone.
+pub async fn exclusive() -> tokio::sync::RwLockWriteGuard<'static, ()> {
+    GATE.write().await
+}
 
 /// Generous bound for one expected event (CI machines are slow and shared).
 pub const TIMEOUT: Duration = Duration::from_secs(20);

@@ -5,11 +5,9 @@
 //! `.ci/run` installs chromium and chromium-driver with apt where it can; without them this
 //! test says it was skipped and passes.
 
-mod serve_common;
-
+use crate::common::Server;
 use fantoccini::{ClientBuilder, Locator};
 use serde_json::json;
-use serve_common::Server;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -63,6 +61,7 @@ impl Drop for Driver {
 
 #[tokio::test]
 async fn the_page_plays_a_move_and_shows_an_analysis() {
+    let _gate = crate::common::shared().await;
     let (Some(chromium), Some(chromedriver)) = (
         find(&["chromium", "chromium-browser"]),
         find(&["chromedriver"]),

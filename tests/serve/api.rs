@@ -1,13 +1,10 @@
-//! `pao serve` through its API, over loopback with a real HTTP client and real WebSockets:
-//! positions, illegal moves, options, analysis started and stopped, sequence numbers without
-//! gaps, a late watcher's state, games against the engine, and the refusals (400, 401, 403,
-//! 404, 405, 409, 413, 415, 429, 503) with the server and the analysis still answering.
+//! The API over loopback with a real HTTP client and real WebSockets: positions, illegal
+//! moves, options, analysis started and stopped, sequence numbers without gaps, a late
+//! watcher's state, games against the engine, and bad requests (400, 404, 405, 409, 413,
+//! 415) with the server and the analysis still answering.
 
-mod serve_common;
-
+use crate::common::{Server, TIMEOUT};
 use serde_json::{json, Value};
-use serve_common::{Server, Watcher, TIMEOUT};
-use std::time::Duration;
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
@@ -21,6 +18,7 @@ fn strings(v: &Value) -> Vec<String> {
 
 #[tokio::test]
 async fn positions_moves_undo_and_the_pgn() {
+    let _gate = crate::common::shared().await;
     let server = Server::start(&[]);
     let http = server.http();
     let state = http.state().await;
@@ -99,6 +97,7 @@ async fn positions_moves_undo_and_the_pgn() {
 
 #[tokio::test]
 async fn analysis_streams_in_order_and_a_late_watcher_starts_from_the_state() {
+    let _gate = crate::common::shared().await;
     let server = Server::start(&[]);
     let http = server.http();
     let mut w = server.watch().await;
@@ -173,6 +172,7 @@ async fn analysis_streams_in_order_and_a_late_watcher_starts_from_the_state() {
 
 #[tokio::test]
 async fn options_are_checked_and_reach_the_engine() {
+    let _gate = crate::common::shared().await;
     let server = Server::start(&["--max-threads", "2", "--max-hash", "64"]);
     let http = server.http();
     let mut w = server.watch().await;
@@ -239,6 +239,7 @@ async fn options_are_checked_and_reach_the_engine() {
 
 #[tokio::test]
 async fn bad_requests_get_one_line_and_the_analysis_goes_on() {
+    let _gate = crate::common::shared().await;
     let server = Server::start(&["--max-body", "1024"]);
     let http = server.http();
     let mut w = server.watch().await;
@@ -323,201 +324,8 @@ async fn bad_requests_get_one_line_and_the_analysis_goes_on() {
 }
 
 #[tokio::test]
-async fn off_loopback_every_request_needs_the_token() {
-    // Listening on every address; reached through loopback.
-    let server = Server::start(&["--listen", "0.0.0.0:0"]);
-    let token = server.token.clone().expect("a generated token");
-    assert_eq!(token.len(), 32);
-    assert!(server.open_line.contains(&format!("/?token={token}")));
-    let client = reqwest::Client::new();
-    for path in ["/", "/api/state", "/ws", "/nothing", "/api/pgn"] {
-        let r = client
-            .get(format!("{}{path}", server.base))
-            .send()
-            .await
-            .expect("reply");
-        assert_eq!(r.status().as_u16(), 401, "{path}");
-        assert_eq!(r.text().await.expect("body"), "missing or wrong token\n");
-        let r = client
-            .get(format!(
-                "{}{path}?token=0123456789abcdef0123456789abcdef",
-                server.base
-            ))
-            .send()
-            .await
-            .expect("reply");
-        assert_eq!(r.status().as_u16(), 401, "{path} with a wrong token");
-    }
-    let r = client
-        .post(format!("{}/api/go", server.base))
-        .bearer_auth("wrong")
-        .json(&json!({}))
-        .send()
-        .await
-        .expect("reply");
-    assert_eq!(r.status().as_u16(), 401);
-    // A WebSocket upgrade without the token.
-    let url = format!("ws://{}/ws", server.addr);
-    let err = Watcher::connect(&url, None).await.err().expect("refused");
-    assert!(err.contains("401"), "{err}");
-    // With it: in the header, or in the address as the page's URL carries it.
-    let http = server.http();
-    assert_eq!(http.get("/api/state").await.status, 200);
-    let r = client
-        .get(format!("{}/?token={token}", server.base))
-        .send()
-        .await
-        .expect("reply");
-    assert_eq!(r.status().as_u16(), 200);
-    let csp = r
-        .headers()
-        .get("content-security-policy")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string();
-    assert!(csp.contains("connect-src 'self'"), "{csp}");
-    assert!(r.text().await.expect("page").contains("<svg id=\"board\""));
-    // Any Host is fine with a token (the server may have any name).
-    let r = client
-        .get(format!("{}/api/state", server.base))
-        .bearer_auth(&token)
-        .header("Host", "analysis.example.org:8080")
-        .send()
-        .await
-        .expect("reply");
-    assert_eq!(r.status().as_u16(), 200);
-    let mut w = server.watch().await;
-    http.post("/api/go", json!({})).await;
-    w.until_type("info").await;
-    http.post("/api/stop", json!({})).await;
-    w.until_type("bestmove").await;
-}
-
-#[tokio::test]
-async fn a_given_token_and_origins() {
-    let token = "correct-horse-battery-staple";
-    let server = Server::start(&["--token", token, "--allow-origin", "https://friend.example"]);
-    assert_eq!(server.token.as_deref(), Some(token));
-    let ws = format!("ws://{}/ws?token={token}", server.addr);
-    let own = format!("http://{}", server.addr);
-    assert!(Watcher::connect(&ws, Some(&own)).await.is_ok());
-    assert!(Watcher::connect(&ws, Some("https://friend.example"))
-        .await
-        .is_ok());
-    let err = Watcher::connect(&ws, Some("http://evil.example"))
-        .await
-        .err();
-    assert!(err.is_some_and(|e| e.contains("403")));
-    // A cross-site POST is refused too.
-    let r = reqwest::Client::new()
-        .post(format!("{}/api/go", server.base))
-        .bearer_auth(token)
-        .header("Origin", "http://evil.example")
-        .json(&json!({}))
-        .send()
-        .await
-        .expect("reply");
-    assert_eq!(r.status().as_u16(), 403);
-    assert_eq!(r.text().await.expect("body"), "origin not allowed\n");
-}
-
-#[tokio::test]
-async fn on_loopback_without_a_token_foreign_hosts_and_origins_are_refused() {
-    let server = Server::start(&[]);
-    assert_eq!(server.token, None);
-    let client = reqwest::Client::new();
-    for host in ["evil.example", "evil.example:80", "127.0.0.1.evil.example"] {
-        let r = client
-            .get(format!("{}/api/state", server.base))
-            .header("Host", host)
-            .send()
-            .await
-            .expect("reply");
-        assert_eq!(r.status().as_u16(), 403, "{host}");
-    }
-    let port = server.addr.port();
-    for host in [format!("localhost:{port}"), format!("127.0.0.1:{port}")] {
-        let r = client
-            .get(format!("{}/api/state", server.base))
-            .header("Host", &host)
-            .send()
-            .await
-            .expect("reply");
-        assert_eq!(r.status().as_u16(), 200, "{host}");
-    }
-    let url = format!("ws://{}/ws", server.addr);
-    let err = Watcher::connect(&url, Some("http://evil.example"))
-        .await
-        .err();
-    assert!(err.is_some_and(|e| e.contains("403")));
-    let own = format!("http://localhost:{port}");
-    let err = Watcher::connect(&url, Some(&own)).await.err();
-    assert!(
-        err.is_some_and(|e| e.contains("403")),
-        "the origin must match the Host the page was loaded from"
-    );
-    assert!(
-        Watcher::connect(&url, Some(&format!("http://127.0.0.1:{port}")))
-            .await
-            .is_ok()
-    );
-}
-
-#[tokio::test]
-async fn rates_and_sizes_are_limited_and_the_server_survives() {
-    let server = Server::start(&[
-        "--rate",
-        "10",
-        "--max-watchers",
-        "2",
-        "--max-message",
-        "256",
-    ]);
-    let http = server.http();
-    let mut codes = Vec::new();
-    for _ in 0..15 {
-        codes.push(http.get("/api/state").await.status);
-    }
-    let refused = codes.iter().filter(|&&c| c == 429).count();
-    assert!(refused >= 4, "{codes:?}");
-    assert_eq!(codes[..8], [200; 8], "{codes:?}");
-    let r = http.get("/api/state").await;
-    assert_eq!(r.text, "too many requests: at most 10 a second\n");
-    tokio::time::sleep(Duration::from_millis(1200)).await;
-    assert_eq!(http.get("/api/state").await.status, 200);
-
-    // A watcher that sends too much is closed; so is one whose message is too large.
-    tokio::time::sleep(Duration::from_millis(1200)).await;
-    let mut chatty = server.watch().await;
-    for i in 0..30 {
-        if chatty.send_text(format!("hello {i}")).await.is_err() {
-            break;
-        }
-    }
-    assert!(chatty.closed_within(TIMEOUT).await);
-    tokio::time::sleep(Duration::from_millis(1200)).await;
-    let mut big = server.watch().await;
-    let _ = big.send_text("x".repeat(10_000)).await;
-    assert!(big.closed_within(TIMEOUT).await);
-
-    // Two watchers at most.
-    tokio::time::sleep(Duration::from_millis(1200)).await;
-    let _a = server.watch().await;
-    let mut b = server.watch().await;
-    let url = format!("ws://{}/ws", server.addr);
-    let err = Watcher::connect(&url, None).await.err();
-    assert!(err.is_some_and(|e| e.contains("503")));
-
-    // And everything still works.
-    tokio::time::sleep(Duration::from_millis(1200)).await;
-    assert_eq!(http.post("/api/go", json!({})).await.status, 200);
-    b.until_type("info").await;
-    assert_eq!(http.post("/api/stop", json!({})).await.status, 200);
-    b.until_type("bestmove").await;
-}
-
-#[tokio::test]
 async fn a_game_against_the_engine() {
+    let _gate = crate::common::shared().await;
     let server = Server::start(&[]);
     let http = server.http();
     let mut w = server.watch().await;
