@@ -95,6 +95,16 @@ fn json(body: String) -> Response {
         .into_response()
 }
 
+/// A refusal on its way out: the status and the one-line reason (a whole `Response` is too
+/// large to pass around in `Result`s).
+struct Rejection(StatusCode, String);
+
+impl IntoResponse for Rejection {
+    fn into_response(self) -> Response {
+        refuse(self.0, &self.1)
+    }
+}
+
 fn refusal(r: Refusal) -> Response {
     match r {
         Refusal::Bad(m) => refuse(StatusCode::BAD_REQUEST, &m),
@@ -108,10 +118,10 @@ fn body<T: DeserializeOwned>(
     headers: &HeaderMap,
     bytes: &Bytes,
     empty_ok: bool,
-) -> Result<T, Response> {
+) -> Result<T, Rejection> {
     if bytes.is_empty() && empty_ok {
         return serde_json::from_str("{}")
-            .map_err(|e| refuse(StatusCode::BAD_REQUEST, &e.to_string()));
+            .map_err(|e| Rejection(StatusCode::BAD_REQUEST, e.to_string()));
     }
     let json_type = headers
         .get(header::CONTENT_TYPE)
@@ -119,13 +129,13 @@ fn body<T: DeserializeOwned>(
         .and_then(|v| v.split(';').next())
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
     if !json_type {
-        return Err(refuse(
+        return Err(Rejection(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "the body must be JSON (Content-Type: application/json)",
+            "the body must be JSON (Content-Type: application/json)".to_string(),
         ));
     }
     serde_json::from_slice(bytes)
-        .map_err(|e| refuse(StatusCode::BAD_REQUEST, &format!("bad JSON: {e}")))
+        .map_err(|e| Rejection(StatusCode::BAD_REQUEST, format!("bad JSON: {e}")))
 }
 
 /// Runs `f` on the session away from the async threads (the engine may take a moment:
@@ -133,11 +143,16 @@ fn body<T: DeserializeOwned>(
 async fn with_session<T: Send + 'static>(
     app: &Arc<App>,
     f: impl FnOnce(&mut Session) -> T + Send + 'static,
-) -> Result<T, Response> {
+) -> Result<T, Rejection> {
     let session = Arc::clone(&app.session);
     tokio::task::spawn_blocking(move || f(&mut session.lock()))
         .await
-        .map_err(|_| refuse(StatusCode::INTERNAL_SERVER_ERROR, "the request failed"))
+        .map_err(|_| {
+            Rejection(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the request failed".to_string(),
+            )
+        })
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Response {
@@ -154,7 +169,7 @@ async fn state(State(app): State<Arc<App>>) -> Response {
 async fn pgn(State(app): State<Arc<App>>) -> Response {
     match with_session(&app, |s| s.pgn()).await {
         Ok(text) => ([(header::CONTENT_TYPE, "application/x-chess-pgn")], text).into_response(),
-        Err(r) => r,
+        Err(r) => r.into_response(),
     }
 }
 
@@ -169,12 +184,12 @@ struct PositionBody {
 async fn position(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Response {
     let b: PositionBody = match body(&headers, &bytes, false) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     match with_session(&app, move |s| s.set_position(b.fen.as_deref(), &b.moves)).await {
         Ok(Ok(view)) => to_json(&view),
         Ok(Err(r)) => refusal(r),
-        Err(r) => r,
+        Err(r) => r.into_response(),
     }
 }
 
@@ -187,12 +202,12 @@ struct MoveBody {
 async fn play(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Response {
     let b: MoveBody = match body(&headers, &bytes, false) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     match with_session(&app, move |s| s.play(&b.r#move)).await {
         Ok(Ok(view)) => to_json(&view),
         Ok(Err(r)) => refusal(r),
-        Err(r) => r,
+        Err(r) => r.into_response(),
     }
 }
 
@@ -208,12 +223,12 @@ async fn simple<T: serde::Serialize + Send + 'static>(
     f: impl FnOnce(&mut Session) -> Result<T, Refusal> + Send + 'static,
 ) -> Response {
     if let Err(r) = body::<NoArguments>(&headers, &bytes, true) {
-        return r;
+        return r.into_response();
     }
     match with_session(&app, f).await {
         Ok(Ok(v)) => to_json(&v),
         Ok(Err(r)) => refusal(r),
-        Err(r) => r,
+        Err(r) => r.into_response(),
     }
 }
 
@@ -316,7 +331,7 @@ fn option_changes(
 async fn options(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Response {
     let map: serde_json::Map<String, serde_json::Value> = match body(&headers, &bytes, false) {
         Ok(m) => m,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let changes = match option_changes(&map) {
         Ok(c) => c,
@@ -325,7 +340,7 @@ async fn options(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) 
     match with_session(&app, move |s| s.set_options(&changes)).await {
         Ok(Ok(view)) => to_json(&view),
         Ok(Err(r)) => refusal(r),
-        Err(r) => r,
+        Err(r) => r.into_response(),
     }
 }
 
@@ -341,7 +356,7 @@ struct GameBody {
 async fn game(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Response {
     let b: GameBody = match body(&headers, &bytes, false) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let human = match b.human.as_str() {
         "red" => Color::Red,
@@ -356,7 +371,7 @@ async fn game(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> 
     match with_session(&app, move |s| s.start_game(human, b.base_ms, b.inc_ms)).await {
         Ok(Ok(())) => to_json(&Done { ok: true }),
         Ok(Err(r)) => refusal(r),
-        Err(r) => r,
+        Err(r) => r.into_response(),
     }
 }
 

@@ -66,7 +66,7 @@ pub fn format(fen: &str, moves: &[String], lines: &[Info], result: &str) -> Stri
     let mut tokens = Vec::new();
     moves_tokens(moves, side, number, &mut tokens);
     // Where the lines start.
-    let (side, number) = if moves.len() % 2 == 0 {
+    let (side, number) = if moves.len().is_multiple_of(2) {
         (side, number + moves.len() as u32 / 2)
     } else {
         let number = number + moves.len() as u32 / 2 + u32::from(side == Color::Black);

@@ -161,7 +161,7 @@ fn odd_path(rng: &mut Rng) -> String {
     let mut p = String::new();
     for _ in 0..1 + rng.below(6) {
         p.push('/');
-        p.push_str(*rng.pick(&parts[..]));
+        p.push_str(rng.pick::<&str>(&parts));
     }
     if rng.below(10) == 0 {
         p.push_str(&"a".repeat(rng.below(6000)));
@@ -521,14 +521,15 @@ async fn abuse(count: u64) {
         assert_eq!(leaks(&text), None, "{path}: {text}");
     }
 
-    let t = tally.lock().expect("tally");
-    println!("abuse: {} requests and frames in {elapsed:?}", t.total);
-    for (k, n) in &t.seen {
-        println!("  {k}: {n}");
+    {
+        let t = tally.lock().expect("tally");
+        println!("abuse: {} requests and frames in {elapsed:?}", t.total);
+        for (k, n) in &t.seen {
+            println!("  {k}: {n}");
+        }
+        assert!(t.problems.is_empty(), "problems: {:#?}", t.problems);
+        assert!(t.total >= count, "only {} of {count}", t.total);
     }
-    assert!(t.problems.is_empty(), "problems: {:#?}", t.problems);
-    assert!(t.total >= count, "only {} of {count}", t.total);
-    drop(t);
 
     // The half-open connections are closed by the server at the header deadline (3 s).
     let mut waits = Vec::new();

@@ -49,6 +49,11 @@ impl Server {
     /// Starts `pao serve` on a free loopback port (unless `args` names `--listen`), with one
     /// thread and a 16 MiB table unless `args` says otherwise.
     pub fn start(args: &[&str]) -> Server {
+        Server::start_with_env(args, &[])
+    }
+
+    /// `start` with environment variables for the server process.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut all: Vec<&str> = vec!["serve"];
         if !args.contains(&"--listen") {
             all.extend(["--listen", "127.0.0.1:0"]);
@@ -62,6 +67,7 @@ impl Server {
         all.extend(args);
         let mut child = Command::new(env!("CARGO_BIN_EXE_pao"))
             .args(&all)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
