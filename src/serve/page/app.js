@@ -179,6 +179,7 @@
 
   function showGame() {
     const g = view.state.game;
+    $("clocks").hidden = !g;
     if (!g) return;
     const spent = performance.now() - view.gameAt;
     const red = g.running === "red" ? g.red_ms - spent : g.red_ms;
