@@ -2,10 +2,10 @@
 //! included, sits behind the rate limit and the access check; nothing else is served.
 
 use super::auth::{self, Access};
+use super::control::{Control, OptionChanges, Refusal};
 use super::hub::Hub;
 use super::limits::{limit_rate, RateLimiter};
 use super::respond::refuse;
-use super::session::{OptionChanges, Refusal, Session};
 use super::{page, ws};
 use crate::board::Color;
 use axum::body::Bytes;
@@ -43,7 +43,7 @@ pub struct App {
     /// The event stream.
     pub hub: Arc<Hub>,
     /// The analysis.
-    pub session: Arc<Mutex<Session>>,
+    pub control: Arc<Mutex<Control>>,
     /// Requests a second per address.
     pub limiter: Arc<RateLimiter>,
     /// Sizes and counts.
@@ -138,14 +138,14 @@ fn body<T: DeserializeOwned>(
         .map_err(|e| Rejection(StatusCode::BAD_REQUEST, format!("bad JSON: {e}")))
 }
 
-/// Runs `f` on the session away from the async threads (the engine may take a moment:
+/// Runs `f` on the analysis's control away from the async threads (the engine may take a moment:
 /// a new table, new threads).
-async fn with_session<T: Send + 'static>(
+async fn with_control<T: Send + 'static>(
     app: &Arc<App>,
-    f: impl FnOnce(&mut Session) -> T + Send + 'static,
+    f: impl FnOnce(&mut Control) -> T + Send + 'static,
 ) -> Result<T, Rejection> {
-    let session = Arc::clone(&app.session);
-    tokio::task::spawn_blocking(move || f(&mut session.lock()))
+    let control = Arc::clone(&app.control);
+    tokio::task::spawn_blocking(move || f(&mut control.lock()))
         .await
         .map_err(|_| {
             Rejection(
@@ -167,7 +167,7 @@ async fn state(State(app): State<Arc<App>>) -> Response {
 }
 
 async fn pgn(State(app): State<Arc<App>>) -> Response {
-    match with_session(&app, |s| s.pgn()).await {
+    match with_control(&app, |s| s.pgn()).await {
         Ok(text) => ([(header::CONTENT_TYPE, "application/x-chess-pgn")], text).into_response(),
         Err(r) => r.into_response(),
     }
@@ -186,7 +186,7 @@ async fn position(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes)
         Ok(b) => b,
         Err(r) => return r.into_response(),
     };
-    match with_session(&app, move |s| s.set_position(b.fen.as_deref(), &b.moves)).await {
+    match with_control(&app, move |s| s.set_position(b.fen.as_deref(), &b.moves)).await {
         Ok(Ok(view)) => to_json(&view),
         Ok(Err(r)) => refusal(r),
         Err(r) => r.into_response(),
@@ -204,7 +204,7 @@ async fn play(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> 
         Ok(b) => b,
         Err(r) => return r.into_response(),
     };
-    match with_session(&app, move |s| s.play(&b.r#move)).await {
+    match with_control(&app, move |s| s.play(&b.r#move)).await {
         Ok(Ok(view)) => to_json(&view),
         Ok(Err(r)) => refusal(r),
         Err(r) => r.into_response(),
@@ -220,12 +220,12 @@ async fn simple<T: serde::Serialize + Send + 'static>(
     app: Arc<App>,
     headers: HeaderMap,
     bytes: Bytes,
-    f: impl FnOnce(&mut Session) -> Result<T, Refusal> + Send + 'static,
+    f: impl FnOnce(&mut Control) -> Result<T, Refusal> + Send + 'static,
 ) -> Response {
     if let Err(r) = body::<NoArguments>(&headers, &bytes, true) {
         return r.into_response();
     }
-    match with_session(&app, f).await {
+    match with_control(&app, f).await {
         Ok(Ok(v)) => to_json(&v),
         Ok(Err(r)) => refusal(r),
         Err(r) => r.into_response(),
@@ -337,7 +337,7 @@ async fn options(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) 
         Ok(c) => c,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, &e),
     };
-    match with_session(&app, move |s| s.set_options(&changes)).await {
+    match with_control(&app, move |s| s.set_options(&changes)).await {
         Ok(Ok(view)) => to_json(&view),
         Ok(Err(r)) => refusal(r),
         Err(r) => r.into_response(),
@@ -368,7 +368,7 @@ async fn game(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> 
             )
         }
     };
-    match with_session(&app, move |s| s.start_game(human, b.base_ms, b.inc_ms)).await {
+    match with_control(&app, move |s| s.start_game(human, b.base_ms, b.inc_ms)).await {
         Ok(Ok(())) => to_json(&Done { ok: true }),
         Ok(Err(r)) => refusal(r),
         Err(r) => r.into_response(),

@@ -36,7 +36,7 @@ impl SearchKind {
     }
 }
 
-/// A search ended: what the session needs to go on (a game's next move).
+/// A search ended: what the control needs to go on (a game's next move).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finished {
     /// The search.
@@ -274,7 +274,7 @@ impl Hub {
                 nps: nodes.saturating_mul(1000) / time.max(1),
             }),
         );
-        // The session is gone only when the server shuts down.
+        // The receiver is gone only when the server shuts down.
         let _ = self.finished.send(finished);
         if let Some((next, _)) = inner.pending.front().cloned() {
             self.publish_locked(inner, Event::Started(next));

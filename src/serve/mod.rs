@@ -4,13 +4,14 @@
 //! here only, on its own threads: the search never sees it.
 //!
 //! By concern: `api` (routes), `ws` (watchers), `hub` (sequence numbers, the late watcher's
-//! state), `session` (board, analysis, options, games), `game` (clocks), `engine` (the
+//! state), `control` (board, analysis, options, games), `game` (clocks), `engine` (the
 //! coordinator and its output), `engine_lines` (that output read back), `events` (the JSON),
 //! `auth` (token, Host, Origin), `limits` (rates), `listener` (connections), `page` (the
 //! embedded page), `pgn`, `respond`.
 
 mod api;
 mod auth;
+mod control;
 mod engine;
 mod engine_lines;
 mod events;
@@ -21,19 +22,18 @@ mod listener;
 mod page;
 mod pgn;
 mod respond;
-mod session;
 mod ws;
 
 pub use auth::generate_token;
 
 use api::{App, Limits};
 use auth::Access;
+use control::Control;
 use engine::Engine;
 use events::OptionsView;
 use hub::Hub;
 use limits::RateLimiter;
 use parking_lot::Mutex;
-use session::Session;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -140,7 +140,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         max_hash: config.max_hash,
     };
     let mut start = crate::board::Position::startpos();
-    let position = session::position_view(crate::board::START_FEN, &[], &mut start);
+    let position = control::position_view(crate::board::START_FEN, &[], &mut start);
     let (finished_tx, mut finished_rx) = tokio::sync::mpsc::unbounded_channel();
     let hub = Arc::new(Hub::new(
         position,
@@ -164,10 +164,10 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
             }
         }
     }
-    let session = Arc::new(Mutex::new(Session::new(engine, Arc::clone(&hub), options)));
+    let control = Arc::new(Mutex::new(Control::new(engine, Arc::clone(&hub), options)));
 
-    // Ended searches and the clock drive games on; both act on the session off these threads.
-    let driver = Arc::clone(&session);
+    // Ended searches and the clock drive games on; both act on the control off these threads.
+    let driver = Arc::clone(&control);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_millis(250));
         loop {
@@ -186,7 +186,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
 
     let app = Arc::new(App {
         hub,
-        session: Arc::clone(&session),
+        control: Arc::clone(&control),
         limiter: Arc::new(RateLimiter::new(config.rate)),
         limits: Limits {
             max_body: config.max_body,
@@ -219,7 +219,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         () = listener::serve(listener, router, config.max_connections, config.header_timeout) => {}
         _ = tokio::signal::ctrl_c() => {}
     }
-    tokio::task::spawn_blocking(move || session.lock().shutdown())
+    tokio::task::spawn_blocking(move || control.lock().shutdown())
         .await
         .map_err(|e| format!("shutdown: {e}"))?;
     Ok(())

@@ -94,7 +94,7 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{}", driver.port))
         .await
-        .expect("a browser session");
+        .expect("a browser");
     let wait = || client.wait().at_most(Duration::from_secs(30));
 
     client

@@ -37,8 +37,8 @@ pub struct OptionChanges {
     pub wdl: Option<bool>,
 }
 
-/// The session's state.
-pub struct Session {
+/// The analysis everybody watches, and the game.
+pub struct Control {
     engine: Engine,
     hub: Arc<Hub>,
     fen: String,
@@ -75,10 +75,10 @@ fn result_text(pos: &mut Position) -> String {
     }
 }
 
-impl Session {
-    /// A session on the start position with `options` already set in the engine.
-    pub fn new(engine: Engine, hub: Arc<Hub>, options: OptionsView) -> Session {
-        let s = Session {
+impl Control {
+    /// The start position, not analysed, with `options` already set in the engine.
+    pub fn new(engine: Engine, hub: Arc<Hub>, options: OptionsView) -> Control {
+        let s = Control {
             engine,
             hub,
             fen: START_FEN.to_string(),
