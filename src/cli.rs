@@ -1,4 +1,4 @@
-//! The `pao` command line (clap): no subcommand starts the daemon; `perft` and `bench`.
+//! The `pao` command line (clap): no subcommand starts the daemon; `perft`, `bench`, `serve`.
 
 use clap::{Args, Parser, Subcommand};
 use pao::board::perft::{divide, perft};
@@ -21,6 +21,68 @@ enum Command {
     /// Search the bench positions to a fixed depth; the last line's node count is the
     /// search's signature
     Bench(BenchArgs),
+    /// Serve an analysis page and its JSON + WebSocket API over HTTP (docs/serve.md)
+    Serve(ServeArgs),
+}
+
+#[derive(Args, Debug)]
+struct ServeArgs {
+    /// Address and port to listen on; any address but loopback requires a token
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    listen: std::net::SocketAddr,
+    /// The token every request must carry (16+ URL-safe characters); generated and printed
+    /// when listening off loopback without one
+    #[arg(long, value_name = "TOKEN")]
+    token: Option<String>,
+    /// Search threads at the start (default: one per core, at most --max-threads)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Transposition table at the start, MiB
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=(1 << 24)))]
+    hash: u32,
+    /// Most threads the page may ask for (default: one per core)
+    #[arg(long = "max-threads", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    max_threads: Option<u32>,
+    /// Largest table the page may ask for, MiB
+    #[arg(long = "max-hash", value_name = "MB", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=(1 << 24)))]
+    max_hash: u32,
+    /// Requests (and watcher messages) a second per client address
+    #[arg(long, value_name = "N", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    rate: u32,
+    /// Largest request body, bytes
+    #[arg(long = "max-body", value_name = "BYTES", default_value_t = 16384, value_parser = clap::value_parser!(u32).range(64..=(1 << 24)))]
+    max_body: u32,
+    /// Largest WebSocket message a watcher may send, bytes
+    #[arg(long = "max-message", value_name = "BYTES", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(64..=(1 << 24)))]
+    max_message: u32,
+    /// Most watchers (WebSocket connections) at once
+    #[arg(long = "max-watchers", value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_watchers: u32,
+    /// Seconds a watcher's connection may take to accept one event before it is dropped
+    #[arg(long = "watcher-timeout", value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    watcher_timeout: u32,
+    /// Most HTTP connections at once (watchers not counted)
+    #[arg(long = "max-connections", value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_connections: u32,
+    /// Seconds a client may take to send a request's headers (a half-open connection is
+    /// closed then)
+    #[arg(long = "header-timeout", value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    header_timeout: u32,
+    /// Events a watcher may fall behind before it is dropped
+    #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    queue: u32,
+    /// Another origin whose pages may use the API (e.g. https://example.org); repeatable
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allow_origin: Vec<String>,
+    /// Evaluate with this net file (set here only: the web cannot name files)
+    #[arg(long, value_name = "FILE")]
+    evalfile: Option<String>,
+    /// Opening book file for games against the engine
+    #[arg(long, value_name = "FILE")]
+    book: Option<String>,
+    /// Directory of endgame tables
+    #[arg(long = "egtb-path", value_name = "DIR")]
+    egtb_path: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -89,6 +151,7 @@ pub fn run() -> i32 {
         None => return pao::coordinator::run_stdio(),
         Some(Command::Perft(a)) => perft_command(a),
         Some(Command::Bench(a)) => bench_command(a),
+        Some(Command::Serve(a)) => return serve_command(a),
     };
     match result {
         Ok(()) => 0,
@@ -108,6 +171,48 @@ pub enum CliError {
     Usage(String),
     /// The command ran and found a failure (already reported).
     Failed,
+}
+
+fn serve_command(args: ServeArgs) -> i32 {
+    let cores = num_cpus::get().clamp(1, 1024);
+    let max_threads = args.max_threads.map_or(cores, |t| t as usize);
+    let threads = args.threads.map_or(cores.min(max_threads), |t| t as usize);
+    if threads > max_threads || args.hash > args.max_hash {
+        eprintln!("error: --threads and --hash must not exceed --max-threads and --max-hash");
+        return 2;
+    }
+    if let Some(Err(e)) = args.token.as_deref().map(pao::serve::check_token) {
+        eprintln!("error: {e}");
+        return 2;
+    }
+    let mut engine_options = Vec::new();
+    for (name, value) in [
+        ("EvalFile", &args.evalfile),
+        ("BookFile", &args.book),
+        ("EGTBPath", &args.egtb_path),
+    ] {
+        if let Some(v) = value {
+            engine_options.push((name.to_string(), v.clone()));
+        }
+    }
+    pao::serve::run(pao::serve::ServeConfig {
+        listen: args.listen,
+        token: args.token,
+        threads,
+        hash: args.hash as usize,
+        max_threads,
+        max_hash: args.max_hash as usize,
+        rate: args.rate,
+        max_body: args.max_body as usize,
+        max_message: args.max_message as usize,
+        max_watchers: args.max_watchers as usize,
+        watcher_timeout: std::time::Duration::from_secs(u64::from(args.watcher_timeout)),
+        max_connections: args.max_connections as usize,
+        header_timeout: std::time::Duration::from_secs(u64::from(args.header_timeout)),
+        queue: args.queue as usize,
+        allow_origins: args.allow_origin,
+        engine_options,
+    })
 }
 
 fn perft_command(args: PerftArgs) -> Result<(), CliError> {

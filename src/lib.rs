@@ -10,6 +10,7 @@ pub mod eval;
 pub mod options;
 pub mod protocol;
 pub mod search;
+pub mod serve;
 pub mod smp;
 pub mod time;
 pub mod tt;

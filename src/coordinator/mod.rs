@@ -6,17 +6,20 @@
 //!
 //! By concern: `lifecycle` (go, stop, ponderhit, quit, bestmove), `settings` (options, hash,
 //! the pool), `report` (pool events and the clock become `info` lines), `stdio` (the two
-//! threads that drive it), `cecp` (the game an xboard connection keeps). This file holds the
-//! state and the dispatch of commands.
+//! threads that drive it), `driver` (the events thread, and a coordinator fed by another
+//! front than stdin), `cecp` (the game an xboard connection keeps). This file holds the state
+//! and the dispatch of commands.
 
 mod cecp;
 mod debug_view;
+mod driver;
 mod lifecycle;
 mod report;
 mod settings;
 mod stdio;
 mod tablebase;
 
+pub use driver::{Driven, DrivenGuard};
 pub use stdio::run_stdio;
 
 use crate::board::{Move, Position, RankBase};

@@ -1,10 +1,9 @@
 //! The two threads that drive the coordinator: the input thread and the events thread.
 
+use super::driver::serve_events;
 use super::{Coordinator, ReaderEvent};
 use crate::protocol;
-use crossbeam_channel::{select, Receiver};
 use parking_lot::Mutex;
-use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -56,31 +55,4 @@ pub fn run_stdio() -> i32 {
         let _ = handle.join();
     }
     0
-}
-
-/// The events thread: pool events become protocol lines; the clock is checked between them.
-fn serve_events<W: Write>(coordinator: &Mutex<Coordinator<W>>, nudge: &Receiver<()>) {
-    // Once the input side is gone, only the pool's last answer (and `bye`) remain to write.
-    let mut nudge = nudge.clone();
-    loop {
-        let (events, wake) = {
-            let c = coordinator.lock();
-            if c.quitting {
-                return;
-            }
-            (c.events.clone(), c.next_wake())
-        };
-        select! {
-            // An error means the pool was replaced (`threads` changed): take the new receiver.
-            recv(events) -> ev => if let Ok(ev) = ev {
-                coordinator.lock().on_pool_event(ev);
-            },
-            recv(nudge) -> n => {
-                if n.is_err() {
-                    nudge = crossbeam_channel::never();
-                }
-            },
-            default(wake) => coordinator.lock().on_tick(),
-        }
-    }
 }

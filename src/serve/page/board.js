@@ -1,0 +1,113 @@
+// The xiangqi board in SVG: lines, river, palaces, pieces from a FEN, the selected piece,
+// its legal targets and the last move. Squares are ICCS names: files a-i from red's left,
+// ranks 0-9 from red's side.
+"use strict";
+const Board = (() => {
+  const NS = "http://www.w3.org/2000/svg";
+  const CELL = 60, MARGIN = 60, TOP = 30;
+  const GLYPHS = {
+    K: "帥", A: "仕", B: "相", N: "傌", R: "俥", C: "炮", P: "兵",
+    k: "將", a: "士", b: "象", n: "馬", r: "車", c: "砲", p: "卒",
+  };
+  // For a browser without Chinese fonts: the English initials.
+  const LETTERS = {
+    K: "K", A: "A", B: "E", N: "H", R: "R", C: "C", P: "P",
+    k: "k", a: "a", b: "e", n: "h", r: "r", c: "c", p: "p",
+  };
+  const ALIASES = { H: "N", E: "B", h: "n", e: "b" };
+
+  function el(name, attrs, parent) {
+    const e = document.createElementNS(NS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  // {square: letter} from the placement field of a FEN.
+  function pieces(fen) {
+    const out = {};
+    const rows = (fen || "").split(" ")[0].split("/");
+    rows.forEach((row, i) => {
+      const rank = 9 - i;
+      let file = 0;
+      for (const ch of row) {
+        if (ch >= "1" && ch <= "9") { file += Number(ch); continue; }
+        const letter = ALIASES[ch] || ch;
+        if (GLYPHS[letter] && file < 9) out["abcdefghi"[file] + rank] = letter;
+        file += 1;
+      }
+    });
+    return out;
+  }
+
+  function xy(square, flipped) {
+    let file = square.charCodeAt(0) - 97, rank = Number(square.slice(1));
+    if (flipped) { file = 8 - file; rank = 9 - rank; }
+    return [MARGIN + file * CELL, TOP + (9 - rank) * CELL];
+  }
+
+  function grid(svg, flipped) {
+    const g = el("g", {}, svg);
+    const x0 = MARGIN, x1 = MARGIN + 8 * CELL, y0 = TOP, y1 = TOP + 9 * CELL;
+    for (let r = 0; r < 10; r++) el("line", { x1: x0, y1: y0 + r * CELL, x2: x1, y2: y0 + r * CELL, class: "line" }, g);
+    for (let f = 0; f < 9; f++) {
+      const x = x0 + f * CELL;
+      if (f === 0 || f === 8) el("line", { x1: x, y1: y0, x2: x, y2: y1, class: "line" }, g);
+      else {
+        el("line", { x1: x, y1: y0, x2: x, y2: y0 + 4 * CELL, class: "line" }, g);
+        el("line", { x1: x, y1: y0 + 5 * CELL, x2: x, y2: y1, class: "line" }, g);
+      }
+    }
+    for (const [a, b] of [[[3, 0], [5, 2]], [[5, 0], [3, 2]], [[3, 7], [5, 9]], [[5, 7], [3, 9]]]) {
+      el("line", { x1: x0 + a[0] * CELL, y1: y0 + a[1] * CELL, x2: x0 + b[0] * CELL, y2: y0 + b[1] * CELL, class: "line" }, g);
+    }
+    const river = el("text", { x: x0 + 4 * CELL, y: y0 + 4.5 * CELL + 8, class: "coord" }, g);
+    river.textContent = "楚 河        漢 界";
+    for (let f = 0; f < 9; f++) {
+      const file = flipped ? 8 - f : f;
+      const t = el("text", { x: x0 + f * CELL, y: y1 + 40, class: "coord" }, g);
+      t.textContent = "abcdefghi"[file];
+    }
+    for (let r = 0; r < 10; r++) {
+      const rank = flipped ? r : 9 - r;
+      const t = el("text", { x: x0 - 35, y: y0 + r * CELL + 5, class: "coord" }, g);
+      t.textContent = String(rank);
+    }
+  }
+
+  // Draws the board. opts: {fen, flipped, letters, selected, targets: [squares],
+  // last: [from, to], onSquare(square)}.
+  function draw(svg, opts) {
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    grid(svg, opts.flipped);
+    for (const sq of opts.last || []) {
+      const [x, y] = xy(sq, opts.flipped);
+      el("rect", { x: x - 29, y: y - 29, width: 58, height: 58, class: "last" }, svg);
+    }
+    const placed = pieces(opts.fen);
+    for (const sq in placed) {
+      const letter = placed[sq];
+      const [x, y] = xy(sq, opts.flipped);
+      const red = letter === letter.toUpperCase();
+      const g = el("g", { class: "piece " + (red ? "red" : "black") + (sq === opts.selected ? " sel" : ""), "data-piece": sq }, svg);
+      el("circle", { cx: x, cy: y, r: 26 }, g);
+      const t = el("text", { x: x, y: y }, g);
+      t.textContent = (opts.letters ? LETTERS : GLYPHS)[letter];
+    }
+    for (const sq of opts.targets || []) {
+      const [x, y] = xy(sq, opts.flipped);
+      el("circle", { cx: x, cy: y, r: 9, class: "target" }, svg);
+    }
+    // Click targets on top, one per point.
+    for (let f = 0; f < 9; f++) {
+      for (let r = 0; r < 10; r++) {
+        const sq = "abcdefghi"[f] + r;
+        const [x, y] = xy(sq, opts.flipped);
+        const hit = el("rect", { x: x - 30, y: y - 30, width: 60, height: 60, class: "hit", "data-sq": sq }, svg);
+        hit.addEventListener("click", () => opts.onSquare(sq));
+      }
+    }
+  }
+
+  return { draw, pieces };
+})();

@@ -1,0 +1,205 @@
+//! Who gets in, and how much: the token off loopback (401 for every route and the upgrade),
+//! a given token, Host and Origin checks (403), and the rate, message size and watcher limits
+//! (429, a closed socket, 503) hit and survived.
+
+use crate::common::{Server, Watcher, TIMEOUT};
+use serde_json::json;
+use std::time::Duration;
+
+#[tokio::test]
+async fn off_loopback_every_request_needs_the_token() {
+    let _gate = crate::common::shared().await;
+    // Listening on every address; reached through loopback.
+    let server = Server::start(&["--listen", "0.0.0.0:0"]);
+    let token = server.token.clone().expect("a generated token");
+    assert_eq!(token.len(), 32);
+    assert!(server.open_line.contains(&format!("/?token={token}")));
+    let client = reqwest::Client::new();
+    for path in ["/", "/api/state", "/ws", "/nothing", "/api/pgn"] {
+        let r = client
+            .get(format!("{}{path}", server.base))
+            .send()
+            .await
+            .expect("reply");
+        assert_eq!(r.status().as_u16(), 401, "{path}");
+        assert_eq!(r.text().await.expect("body"), "missing or wrong token\n");
+        let r = client
+            .get(format!(
+                "{}{path}?token=0123456789abcdef0123456789abcdef",
+                server.base
+            ))
+            .send()
+            .await
+            .expect("reply");
+        assert_eq!(r.status().as_u16(), 401, "{path} with a wrong token");
+    }
+    let r = client
+        .post(format!("{}/api/go", server.base))
+        .bearer_auth("wrong")
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("reply");
+    assert_eq!(r.status().as_u16(), 401);
+    // A WebSocket upgrade without the token.
+    let url = format!("ws://{}/ws", server.addr);
+    let err = Watcher::connect(&url, None).await.err().expect("refused");
+    assert!(err.contains("401"), "{err}");
+    // With it: in the header, or in the address as the page's URL carries it.
+    let http = server.http();
+    assert_eq!(http.get("/api/state").await.status, 200);
+    let r = client
+        .get(format!("{}/?token={token}", server.base))
+        .send()
+        .await
+        .expect("reply");
+    assert_eq!(r.status().as_u16(), 200);
+    let csp = r
+        .headers()
+        .get("content-security-policy")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    assert!(csp.contains("connect-src 'self'"), "{csp}");
+    assert!(r.text().await.expect("page").contains("<svg id=\"board\""));
+    // Any Host is fine with a token (the server may have any name).
+    let r = client
+        .get(format!("{}/api/state", server.base))
+        .bearer_auth(&token)
+        .header("Host", "analysis.example.org:8080")
+        .send()
+        .await
+        .expect("reply");
+    assert_eq!(r.status().as_u16(), 200);
+    let mut w = server.watch().await;
+    http.post("/api/go", json!({})).await;
+    w.until_type("info").await;
+    http.post("/api/stop", json!({})).await;
+    w.until_type("bestmove").await;
+}
+
+#[tokio::test]
+async fn a_given_token_and_origins() {
+    let _gate = crate::common::shared().await;
+    let token = "correct-horse-battery-staple";
+    let server = Server::start(&["--token", token, "--allow-origin", "https://friend.example"]);
+    assert_eq!(server.token.as_deref(), Some(token));
+    let ws = format!("ws://{}/ws?token={token}", server.addr);
+    let own = format!("http://{}", server.addr);
+    assert!(Watcher::connect(&ws, Some(&own)).await.is_ok());
+    assert!(Watcher::connect(&ws, Some("https://friend.example"))
+        .await
+        .is_ok());
+    let err = Watcher::connect(&ws, Some("http://evil.example"))
+        .await
+        .err();
+    assert!(err.is_some_and(|e| e.contains("403")));
+    // A cross-site POST is refused too.
+    let r = reqwest::Client::new()
+        .post(format!("{}/api/go", server.base))
+        .bearer_auth(token)
+        .header("Origin", "http://evil.example")
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("reply");
+    assert_eq!(r.status().as_u16(), 403);
+    assert_eq!(r.text().await.expect("body"), "origin not allowed\n");
+}
+
+#[tokio::test]
+async fn on_loopback_without_a_token_foreign_hosts_and_origins_are_refused() {
+    let _gate = crate::common::shared().await;
+    let server = Server::start(&[]);
+    assert_eq!(server.token, None);
+    let client = reqwest::Client::new();
+    for host in ["evil.example", "evil.example:80", "127.0.0.1.evil.example"] {
+        let r = client
+            .get(format!("{}/api/state", server.base))
+            .header("Host", host)
+            .send()
+            .await
+            .expect("reply");
+        assert_eq!(r.status().as_u16(), 403, "{host}");
+    }
+    let port = server.addr.port();
+    for host in [format!("localhost:{port}"), format!("127.0.0.1:{port}")] {
+        let r = client
+            .get(format!("{}/api/state", server.base))
+            .header("Host", &host)
+            .send()
+            .await
+            .expect("reply");
+        assert_eq!(r.status().as_u16(), 200, "{host}");
+    }
+    let url = format!("ws://{}/ws", server.addr);
+    let err = Watcher::connect(&url, Some("http://evil.example"))
+        .await
+        .err();
+    assert!(err.is_some_and(|e| e.contains("403")));
+    let own = format!("http://localhost:{port}");
+    let err = Watcher::connect(&url, Some(&own)).await.err();
+    assert!(
+        err.is_some_and(|e| e.contains("403")),
+        "the origin must match the Host the page was loaded from"
+    );
+    assert!(
+        Watcher::connect(&url, Some(&format!("http://127.0.0.1:{port}")))
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn rates_and_sizes_are_limited_and_the_server_survives() {
+    let _gate = crate::common::shared().await;
+    let server = Server::start(&[
+        "--rate",
+        "10",
+        "--max-watchers",
+        "2",
+        "--max-message",
+        "256",
+    ]);
+    let http = server.http();
+    let mut codes = Vec::new();
+    for _ in 0..15 {
+        codes.push(http.get("/api/state").await.status);
+    }
+    let refused = codes.iter().filter(|&&c| c == 429).count();
+    assert!(refused >= 4, "{codes:?}");
+    assert_eq!(codes[..8], [200; 8], "{codes:?}");
+    let r = http.get("/api/state").await;
+    assert_eq!(r.text, "too many requests: at most 10 a second\n");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(http.get("/api/state").await.status, 200);
+
+    // A watcher that sends too much is closed; so is one whose message is too large.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let mut chatty = server.watch().await;
+    for i in 0..30 {
+        if chatty.send_text(format!("hello {i}")).await.is_err() {
+            break;
+        }
+    }
+    assert!(chatty.closed_within(TIMEOUT).await);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let mut big = server.watch().await;
+    let _ = big.send_text("x".repeat(10_000)).await;
+    assert!(big.closed_within(TIMEOUT).await);
+
+    // Two watchers at most.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let _a = server.watch().await;
+    let mut b = server.watch().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let err = Watcher::connect(&url, None).await.err();
+    assert!(err.is_some_and(|e| e.contains("503")));
+
+    // And everything still works.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(http.post("/api/go", json!({})).await.status, 200);
+    b.until_type("info").await;
+    assert_eq!(http.post("/api/stop", json!({})).await.status, 200);
+    b.until_type("bestmove").await;
+}

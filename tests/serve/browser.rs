@@ -1,0 +1,279 @@
+//! The real page in a real browser: headless Chromium (the Debian package) driven through
+//! chromedriver loads the analysis page with its token, plays a move by clicking the board,
+//! sets three lines with win/draw/loss, starts the analysis, sees lines appear, stops it, and
+//! saves a screenshot (to $PAO_SERVE_SCREENSHOT if set, else under the target directory).
+//! `.ci/run` installs chromium and chromium-driver with apt where it can; without them this
+//! test says it was skipped and passes.
+
+use crate::common::Server;
+use fantoccini::{ClientBuilder, Locator};
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "browser-test-token-0123456789";
+
+fn find(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([
+            PathBuf::from("/usr/bin"),
+            PathBuf::from("/usr/lib/chromium"),
+        ])
+        .flat_map(|d| names.iter().map(move |n| d.join(n)))
+        .find(|p| p.is_file())
+}
+
+/// chromedriver on a free loopback port; killed when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start(path: &PathBuf) -> Driver {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free port");
+        let child = Command::new(path)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Driver { child, port }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test]
+async fn the_page_plays_a_move_and_shows_an_analysis() {
+    let _gate = crate::common::shared().await;
+    let (Some(chromium), Some(chromedriver)) = (
+        find(&["chromium", "chromium-browser"]),
+        find(&["chromedriver"]),
+    ) else {
+        println!(
+            "skipped: chromium or chromedriver is not installed (.ci/run installs them with apt)"
+        );
+        return;
+    };
+    let server = Server::start(&["--token", TOKEN]);
+    let http = server.http();
+    let driver = Driver::start(&chromedriver);
+    let profile = std::env::temp_dir().join(format!("pao-chromium-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".to_string(),
+        json!({
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                "--window-size=1280,1000",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }),
+    );
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a browser");
+    let wait = || client.wait().at_most(Duration::from_secs(30));
+
+    client
+        .goto(&format!("{}/?token={TOKEN}", server.base))
+        .await
+        .expect("the page");
+    wait()
+        .for_element(Locator::XPath("//span[@id='conn' and text()='connected']"))
+        .await
+        .expect("the page connects its WebSocket");
+    let url = client.current_url().await.expect("url");
+    assert!(
+        !url.as_str().contains("token"),
+        "the token left the address bar: {url}"
+    );
+
+    // A move by clicking the board: the cannon from h2 to e2.
+    let square = |sq: &'static str| format!("rect[data-sq='{sq}']");
+    client
+        .find(Locator::Css(&square("h2")))
+        .await
+        .expect("h2")
+        .click()
+        .await
+        .expect("click h2");
+    wait()
+        .for_element(Locator::Css("g.piece.sel[data-piece='h2']"))
+        .await
+        .expect("the cannon is selected");
+    client
+        .find(Locator::Css(&square("e2")))
+        .await
+        .expect("e2")
+        .click()
+        .await
+        .expect("click e2");
+    wait()
+        .for_element(Locator::XPath(
+            "//span[@id='tomove' and text()='black to move']",
+        ))
+        .await
+        .expect("black to move");
+    assert_eq!(http.state().await["position"]["moves"], json!(["h2e2"]));
+    wait()
+        .for_element(Locator::Css("g.piece[data-piece='e2']"))
+        .await
+        .expect("the cannon on e2");
+
+    // Letters for the pieces and back; the board flipped and back.
+    let piece_text = |sq: &'static str| {
+        let c = &client;
+        async move {
+            c.find(Locator::Css(&format!("g.piece[data-piece='{sq}'] text")))
+                .await
+                .expect("a piece")
+                .text()
+                .await
+                .expect("text")
+        }
+    };
+    assert_eq!(piece_text("e2").await, "炮");
+    for (button, e2, a0_x) in [
+        ("letters", "C", "60"),
+        ("letters", "炮", "60"),
+        ("flip", "炮", "540"),
+        ("flip", "炮", "60"),
+    ] {
+        client
+            .find(Locator::Id(button))
+            .await
+            .expect("button")
+            .click()
+            .await
+            .expect("click");
+        assert_eq!(piece_text("e2").await, e2, "after {button}");
+        let x = client
+            .find(Locator::Css("g.piece[data-piece='a0'] circle"))
+            .await
+            .expect("the rook on a0")
+            .attr("cx")
+            .await
+            .expect("cx");
+        assert_eq!(x.as_deref(), Some(a0_x), "after {button}");
+    }
+
+    // Three lines with win/draw/loss, set in the page.
+    let multipv = client
+        .find(Locator::Id("o-multipv"))
+        .await
+        .expect("multipv");
+    multipv.clear().await.expect("clear");
+    multipv.send_keys("3").await.expect("type");
+    client
+        .find(Locator::Id("o-wdl"))
+        .await
+        .expect("wdl")
+        .click()
+        .await
+        .expect("tick");
+    client
+        .find(Locator::Id("apply"))
+        .await
+        .expect("apply")
+        .click()
+        .await
+        .expect("click");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while http.state().await["options"]["multipv"] != 3 {
+        assert!(
+            Instant::now() < deadline,
+            "the options did not reach the server"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    client
+        .find(Locator::Id("go"))
+        .await
+        .expect("go")
+        .click()
+        .await
+        .expect("click go");
+    wait()
+        .for_element(Locator::Css("#lines tbody tr:nth-child(3) td.pv"))
+        .await
+        .expect("three lines appear");
+    // Let it think a little for the picture.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let depth = client
+            .find(Locator::Id("f-depth"))
+            .await
+            .expect("depth")
+            .text()
+            .await
+            .expect("text");
+        if depth.parse::<u32>().unwrap_or(0) >= 10 || Instant::now() > deadline {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let first_pv = client
+        .find(Locator::Css("#lines tbody tr td.pv"))
+        .await
+        .expect("a line")
+        .text()
+        .await
+        .expect("text");
+    let first_move = first_pv.split_whitespace().next().unwrap_or("").to_string();
+    let legal = http.state().await["position"]["legal"].clone();
+    assert!(
+        legal
+            .as_array()
+            .is_some_and(|l| l.iter().any(|m| m == first_move.as_str())),
+        "'{first_pv}' does not start with a legal move"
+    );
+    let png = client.screenshot().await.expect("a screenshot");
+    client
+        .find(Locator::Id("stop"))
+        .await
+        .expect("stop")
+        .click()
+        .await
+        .expect("click stop");
+    wait()
+        .for_element(Locator::XPath(
+            "//span[@id='searching' and starts-with(text(), 'best move ')]",
+        ))
+        .await
+        .expect("the best move is shown");
+    assert_eq!(http.state().await["searching"], false);
+    client.close().await.expect("close");
+    drop(driver);
+    let _ = std::fs::remove_dir_all(&profile);
+
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let out = std::env::var_os("PAO_SERVE_SCREENSHOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve.png"));
+    std::fs::write(&out, &png).expect("write the screenshot");
+    println!("screenshot: {}", out.display());
+}
