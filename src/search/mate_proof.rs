@@ -188,17 +188,24 @@ const MIN_PROOF_BUDGET: u64 = 20_000;
 impl Searcher {
     /// After an iteration whose decided score held for a few iterations, or that solved the
     /// tree: true when the iterations may end. A tree solved without meeting the horizon
-    /// anywhere is exact. With `prove_mates`, a mate must be proven exact first; a better mate
-    /// the proof finds becomes the result and is reported as an iteration of the same depth.
-    /// Without it (`go nodes`), and for wins by rule, the held score is enough.
+    /// anywhere is exact. With `prove_mates`, a mate must be proven exact first (a better mate
+    /// the proof finds becomes the result and is reported as an iteration of the same depth),
+    /// and a win or loss by rule does not end the search. Without it (`go nodes`), the held
+    /// score is enough.
     pub(crate) fn decided_stop(
         &mut self,
         iteration: Iteration,
         result: &mut SearchResult,
         report: &mut dyn FnMut(&Iteration),
     ) -> bool {
-        if !self.horizon || !self.limits.prove_mates || mate_plies(iteration.score).is_none() {
+        if !self.horizon || !self.limits.prove_mates {
             return true;
+        }
+        if mate_plies(iteration.score).is_none() {
+            // A win by rule proves nothing either: a mate may hide behind the same pruning
+            // (the defender reaching a repetition it loses by rule rather than the mate).
+            // Nothing bounds such a mate's length, so the clock decides.
+            return false;
         }
         let proof = self.prove_mate(iteration.score, (self.nodes / 2).max(MIN_PROOF_BUDGET));
         match proof {

@@ -59,6 +59,42 @@ pub struct FindArgs {
     max_plies: u32,
 }
 
+/// `pao-tools mates solve`: the rows of positions given on the command line.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// The positions (FEN)
+    #[arg(required = true)]
+    fens: Vec<String>,
+    /// Longest mate looked for, in moves
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=6))]
+    max_moves: u32,
+    /// The source column of the rows
+    #[arg(long, default_value = "composed")]
+    source: String,
+}
+
+/// Runs `mates solve`: one row per position with a short enough mate; an error for the others.
+pub fn solve(args: &SolveArgs) -> Result<(), String> {
+    let mut missing = 0;
+    for fen in &args.fens {
+        let pos = Position::from_fen(fen).map_err(|e| format!("'{fen}': {e}"))?;
+        match prove_row(&pos, args.max_moves) {
+            Some(mut row) => {
+                row.source = args.source.clone();
+                println!("{}", row.line());
+            }
+            None => {
+                missing += 1;
+                eprintln!("no mate in {} moves: {fen}", args.max_moves);
+            }
+        }
+    }
+    if missing > 0 {
+        return Err(format!("{missing} positions without a short mate"));
+    }
+    Ok(())
+}
+
 /// Runs `mates find`.
 pub fn run(args: &FindArgs) -> Result<(), String> {
     let starts = load_starts(args)?;

@@ -19,6 +19,8 @@ pub struct MatesArgs {
 enum MatesCommand {
     /// Forced mates from Pao's self-play, proven by the solver, as rows of a mate set
     Find(find::FindArgs),
+    /// The row of each FEN given (shortest mate of at most 5 moves and its first moves)
+    Solve(find::SolveArgs),
     /// Prove every row: the solver, then Pao's search without forward pruning
     Prove(prove::ProveArgs),
     /// An engine searches every row under one `go`; count the shortest mates it reports
@@ -29,6 +31,7 @@ enum MatesCommand {
 pub fn run(args: MatesArgs) -> Result<(), crate::Failure> {
     let result = match &args.command {
         MatesCommand::Find(a) => find::run(a),
+        MatesCommand::Solve(a) => find::solve(a),
         MatesCommand::Prove(a) => prove::run(a),
         MatesCommand::Run(a) => run::run(a),
     };

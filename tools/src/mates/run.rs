@@ -1,11 +1,12 @@
 //! `pao-tools mates run`: an engine process searches every row of a mate set under one `go`
 //! command (by default UCCI `go time 3000`, a 3 s clock), with a new game before each; the
 //! last score before `bestmove` is compared with the proven shortest mate, and the move with
-//! the row's mating first moves.
+//! the row's mating first moves. With `--defender` the other side is asked: after the row's
+//! first mating move it is mated in exactly N - 1 moves, its longest resistance.
 
 use super::set::{self, MateRow};
 use crate::r#match::client::process::{EngineError, EngineProcess};
-use pao::board::{parse_move, Move, RankBase};
+use pao::board::{format_move, parse_move, Move, RankBase};
 use pao::search::score::{MATE, MATE_BOUND};
 use std::time::{Duration, Instant};
 
@@ -47,6 +48,10 @@ pub struct RunArgs {
     /// Only the first N rows
     #[arg(long, value_name = "N")]
     rows: Option<usize>,
+    /// Search the defender's side instead: each row after its first mating move, where the
+    /// side to move is mated in N - 1 moves at best (rows with N = 1 are skipped)
+    #[arg(long)]
+    defender: bool,
     /// Fail (exit status 1) unless every reported mate is the shortest
     #[arg(long)]
     require_all: bool,
@@ -63,15 +68,24 @@ struct Answer {
 
 /// Runs `mates run`.
 pub fn run(args: &RunArgs) -> Result<(), String> {
-    let rows = set::load(&args.file)?;
-    let rows = &rows[..args.rows.unwrap_or(rows.len()).min(rows.len())];
+    let mut rows = set::load(&args.file)?;
+    rows.truncate(args.rows.unwrap_or(rows.len()));
+    if args.defender {
+        rows.retain(|r| r.moves > 1);
+    }
+    let rows = &rows[..];
     let mut engine = start(args).map_err(|e| format!("{}: {e}", args.engine))?;
     let (mut shortest, mut mating_move) = (0, 0);
     let mut times = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let answer = ask(&mut engine, args, row).map_err(|e| format!("row {}: {e}", i + 1))?;
-        let ok = answer.mate == Some(row.moves as i32);
-        let good_move = answer.best.is_some_and(|m| row.first_moves.contains(&m));
+        let (want, good_move) = if args.defender {
+            (1 - row.moves as i32, true)
+        } else {
+            let good = answer.best.is_some_and(|m| row.first_moves.contains(&m));
+            (row.moves as i32, good)
+        };
+        let ok = answer.mate == Some(want);
         shortest += usize::from(ok);
         mating_move += usize::from(good_move);
         times.push(answer.ms);
@@ -79,12 +93,11 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
             .mate
             .map_or("no mate".to_string(), |m| format!("mate {m}"));
         println!(
-            "row {}: shortest {}, reported {mate} at depth {} in {} ms{}{}",
+            "row {}: exact mate {want}, reported {mate} at depth {} in {} ms{}{}",
             i + 1,
-            row.moves,
             answer.depth,
             answer.ms,
-            if ok { "" } else { "  LONGER" },
+            if ok { "" } else { "  WRONG" },
             if good_move {
                 ""
             } else {
@@ -96,7 +109,7 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
     times.sort_unstable();
     let median = times.get(times.len() / 2).copied().unwrap_or(0);
     println!(
-        "shortest mate reported in {shortest} of {} rows; a mating first move in {mating_move}; \
+        "exact mate reported in {shortest} of {} rows; a mating first move in {mating_move}; \
          median time {median} ms (go {})",
         rows.len(),
         args.go
@@ -148,15 +161,20 @@ fn ask(e: &mut EngineProcess, args: &RunArgs, row: &MateRow) -> Result<Answer, E
     })?;
     e.send("isready")?;
     e.wait_for(Duration::from_secs(60), |l| l == "readyok")?;
-    e.send(&format!("position fen {}", row.fen))?;
-    let start = Instant::now();
-    e.send(&format!("go {}", args.go))?;
-    let deadline = start + Duration::from_secs(600);
     let base = if args.ranks_from_one {
         RankBase::One
     } else {
         RankBase::Zero
     };
+    if args.defender {
+        let first = format_move(row.first_moves[0], base);
+        e.send(&format!("position fen {} moves {first}", row.fen))?;
+    } else {
+        e.send(&format!("position fen {}", row.fen))?;
+    }
+    let start = Instant::now();
+    e.send(&format!("go {}", args.go))?;
+    let deadline = start + Duration::from_secs(600);
     let mut answer = Answer {
         mate: None,
         best: None,
