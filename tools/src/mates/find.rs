@@ -105,9 +105,13 @@ pub fn run(args: &FindArgs) -> Result<(), String> {
     let mut searcher = Searcher::new(Arc::clone(&tt), SearchConfig::FULL);
     searcher.set_network(pao::eval::nnue::embedded());
     let name = format!("{:?}", args.from).to_lowercase();
+    let file = args
+        .file
+        .as_ref()
+        .map_or(String::new(), |f| format!(" --file {f}"));
     println!(
-        "# pao-tools mates find --from {name} --games {} --seed {} --random-plies {} --nodes {} \
-         --max-moves {} --per-game {}",
+        "# pao-tools mates find --from {name}{file} --games {} --seed {} --random-plies {} \
+         --nodes {} --max-moves {} --per-game {}",
         args.games, args.seed, args.random_plies, args.nodes, args.max_moves, args.per_game
     );
     for game in 0..args.games {

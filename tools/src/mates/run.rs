@@ -30,7 +30,8 @@ pub struct RunArgs {
     /// The dialect
     #[arg(long, value_enum, default_value = "ucci")]
     protocol: Dialect,
-    /// What follows `go` (UCCI `time 3000`: a 3 s clock for the rest of the game)
+    /// What follows `go` (UCCI `time 3000`: a 3 s clock for the rest of the game); `{moves}`
+    /// stands for the row's mate length (`--go "mate {moves}"`)
     #[arg(long = "go", value_name = "ARGS", default_value = "time 3000")]
     go: String,
     /// Search threads
@@ -173,7 +174,10 @@ fn ask(e: &mut EngineProcess, args: &RunArgs, row: &MateRow) -> Result<Answer, E
         e.send(&format!("position fen {}", row.fen))?;
     }
     let start = Instant::now();
-    e.send(&format!("go {}", args.go))?;
+    e.send(&format!(
+        "go {}",
+        args.go.replace("{moves}", &row.moves.to_string())
+    ))?;
     let deadline = start + Duration::from_secs(600);
     let mut answer = Answer {
         mate: None,
