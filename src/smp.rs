@@ -369,6 +369,8 @@ fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) ->
         // Helpers never stop on their own: the main thread's completion stops them, so they
         // keep working (and filling the table) while it finishes its last iteration.
         limits.depth = u32::MAX;
+        // The main thread proves mates; a helper only fills the table.
+        limits.prove_mates = false;
         let first = if stagger { 2 } else { 1 };
         searcher.search_from(
             &job.root,

@@ -73,6 +73,9 @@ impl<W: Write> Coordinator<W> {
         let mut limits = Limits::depth(params.depth.unwrap_or(u32::MAX).min(120));
         limits.nodes = params.nodes.unwrap_or(u64::MAX);
         limits.stop_when_decided = params.depth.is_none();
+        // A clock (or nothing) bounds the search: a mate must be proven exact before it ends
+        // the iterations. `go nodes` keeps the plain rule (its node counts stay as they were).
+        limits.prove_mates = params.depth.is_none() && params.nodes.is_none();
         limits.multipv = self.options.multipv;
         limits.mate = params.mate;
         if let (Some(b), false) = (&budget, params.ponder) {

@@ -3,6 +3,7 @@
 
 use super::Coordinator;
 use crate::protocol::{self, Dialect};
+use crate::search::score::is_mate_score;
 use crate::search::wdl::wdl;
 use crate::search::Iteration;
 use crate::smp::PoolEvent;
@@ -106,7 +107,10 @@ impl<W: Write> Coordinator<W> {
         let stop = match (&a.budget, a.ponder) {
             (Some(b), false) => {
                 let used = a.clock_start.elapsed().as_millis() as u64;
-                time::should_stop(b, used, a.best_changes, score_drop, a.stable_iterations)
+                // A mate ends the search when the main thread has proven it exact (or at
+                // the hard limit): the soft limit would stop at a mate longer than the shortest.
+                !is_mate_score(it.score)
+                    && time::should_stop(b, used, a.best_changes, score_drop, a.stable_iterations)
             }
             _ => false,
         };

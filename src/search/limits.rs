@@ -23,6 +23,11 @@ pub struct Limits {
     /// Set for searches with no depth asked (`go` on a clock, `go infinite`, `go nodes`); a
     /// fixed depth runs every iteration.
     pub stop_when_decided: bool,
+    /// With `stop_when_decided`: a mate ends the iterations only once proven exact (no
+    /// shorter mate, or no longer resistance), by a search without forward pruning; until
+    /// then the iterations go on. Set for searches bounded by the clock or by nothing (`go`
+    /// on a clock, `movetime`, `infinite`); `go nodes` keeps the plain rule.
+    pub prove_mates: bool,
     /// Root lines to find per iteration (MultiPV), at least 1.
     pub multipv: usize,
     /// `go mate N`: stop once a mate in at most N moves is proven.
@@ -39,6 +44,7 @@ impl Limits {
             soft_deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
             stop_when_decided: false,
+            prove_mates: false,
             multipv: 1,
             mate: None,
         }

@@ -5,6 +5,7 @@ mod bstar_root;
 pub mod config;
 pub mod heuristics;
 pub mod limits;
+mod mate_proof;
 mod node_heuristics;
 pub mod ordering;
 mod pvs;

@@ -480,7 +480,7 @@ impl Searcher {
 
     /// Appends the child's PV behind `m` at `ply`.
     #[inline]
-    fn update_pv(&mut self, ply: usize, m: Move) {
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = if ply + 1 < MAX_PLY {
             self.pv_len[ply + 1]
         } else {

@@ -132,7 +132,11 @@ pub struct Searcher {
     /// a pruned move, a table cutoff). An iteration that never set it solved the tree
     /// outright (every line ended in mate, stalemate or a ruled repetition).
     pub(crate) horizon: bool,
-    limits: Limits,
+    pub(crate) limits: Limits,
+    /// The node count at which a running mate proof gives up (`u64::MAX`: none running).
+    pub(crate) proof_limit: u64,
+    /// Set when the mate proof reached its node limit.
+    pub(crate) proof_aborted: bool,
     next_poll: u64,
     /// Give up the CPU at every poll (more workers than cores: let the protocol threads in).
     yield_at_poll: bool,
@@ -169,6 +173,8 @@ impl Searcher {
             }; MAX_PLY + 4],
             horizon: false,
             limits: Limits::depth(1),
+            proof_limit: u64::MAX,
+            proof_aborted: false,
             next_poll: POLL_INTERVAL,
             yield_at_poll: false,
             shared_nodes: None,
@@ -498,7 +504,7 @@ impl Searcher {
             result.pv = pv.clone();
             result.nodes = self.nodes;
             self.publish_nodes();
-            report(&Iteration {
+            let iteration = Iteration {
                 depth,
                 seldepth: self.seldepth.max(depth as usize) as u32,
                 score,
@@ -507,12 +513,9 @@ impl Searcher {
                 lines,
                 bounds: Vec::new(),
                 proven: None,
-            });
-            if self.stopped
-                || limits.soft_deadline.is_some_and(|d| Instant::now() >= d)
-                || (limits.stop_when_decided
-                    && (decided_iterations >= DECIDED_ITERATIONS || !self.horizon))
-            {
+            };
+            report(&iteration);
+            if self.stopped || limits.soft_deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
             // `go mate N`: a mate in N moves is N * 2 - 1 plies.
@@ -520,6 +523,12 @@ impl Searcher {
                 if plies > 0 && plies < 2 * n as i32 {
                     break;
                 }
+            }
+            if limits.stop_when_decided
+                && (decided_iterations >= DECIDED_ITERATIONS || !self.horizon)
+                && self.decided_stop(iteration, &mut result, report)
+            {
+                break;
             }
         }
         self.root_moves = base_moves;

@@ -11,6 +11,7 @@ mod hashclear;
 mod judge;
 mod latency;
 mod r#match;
+mod mates;
 mod openings_gen;
 mod rng;
 mod scaling;
@@ -56,6 +57,8 @@ enum Command {
     SynthData(train::synth::SynthArgs),
     /// Fit UCI_ShowWDL's win/draw/loss model to match PGNs
     Wdlfit(wdlfit::WdlfitArgs),
+    /// Positions with proven shortest mates: find, prove, run an engine over them
+    Mates(mates::MatesArgs),
     /// Long go-infinite run: memory, counters, depth > 100, a PASS/FAIL line
     Soak(soak::SoakArgs),
     /// Time Clear Hash + isready on a big used table
@@ -106,6 +109,7 @@ impl Command {
             Command::Judge(_) => "judge",
             Command::Latency(_) => "latency",
             Command::Wdlfit(_) => "wdlfit",
+            Command::Mates(_) => "mates",
             Command::Soak(_) => "soak",
             Command::Hashclear(_) => "hashclear",
             Command::FakeEngine(_) => "fake-engine",
@@ -145,6 +149,7 @@ fn main() {
         Command::Judge(a) => judge::run(a),
         Command::Latency(a) => latency::run(a),
         Command::Wdlfit(a) => wdlfit::run(a),
+        Command::Mates(a) => mates::run(a),
         Command::Soak(a) => soak::run(a),
         Command::Hashclear(a) => hashclear::run(a),
         Command::FakeEngine(a) => fake_engine::run(a),

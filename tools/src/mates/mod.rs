@@ -1,0 +1,39 @@
+//! `pao-tools mates`: a set of positions with proven shortest mates: find them in Pao's own
+//! games, prove them (an exhaustive solver and Pao's pruning-free search), and run an engine
+//! over them under a clock to count the shortest mates it reports.
+
+mod find;
+mod prove;
+mod run;
+pub mod set;
+pub mod solver;
+
+/// `pao-tools mates`.
+#[derive(clap::Args, Debug)]
+pub struct MatesArgs {
+    #[command(subcommand)]
+    command: MatesCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum MatesCommand {
+    /// Forced mates from Pao's self-play, proven by the solver, as rows of a mate set
+    Find(find::FindArgs),
+    /// The row of each FEN given (shortest mate of at most 5 moves and its first moves)
+    Solve(find::SolveArgs),
+    /// Prove every row: the solver, then Pao's search without forward pruning
+    Prove(prove::ProveArgs),
+    /// An engine searches every row under one `go`; count the shortest mates it reports
+    Run(run::RunArgs),
+}
+
+/// Runs `pao-tools mates`.
+pub fn run(args: MatesArgs) -> Result<(), crate::Failure> {
+    let result = match &args.command {
+        MatesCommand::Find(a) => find::run(a),
+        MatesCommand::Solve(a) => find::solve(a),
+        MatesCommand::Prove(a) => prove::run(a),
+        MatesCommand::Run(a) => run::run(a),
+    };
+    result.map_err(crate::Failure::Run)
+}
