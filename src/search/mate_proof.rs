@@ -70,6 +70,12 @@ impl Searcher {
                 break;
             }
             if value > alpha && value < beta {
+                if self.pv_len[0] == 0 {
+                    // No line, no move to play: claim nothing (cannot happen without a cut
+                    // at the root, which the search does not take).
+                    proof = MateProof::Unfinished;
+                    break;
+                }
                 proof = MateProof::Better {
                     score: value,
                     pv: self.pv[0][..self.pv_len[0]].to_vec(),
@@ -118,7 +124,9 @@ impl Searcher {
         let mut tt_move = Move::NONE;
         if let Some(entry) = self.tt.probe(key) {
             let score = from_tt(entry.score, ply);
-            if entry.depth >= depth && entry.bound.cuts(score, alpha, beta) {
+            // Never at the root: a cut there has no line, and the line's first move is the
+            // move the engine plays.
+            if ply > 0 && entry.depth >= depth && entry.bound.cuts(score, alpha, beta) {
                 return score;
             }
             tt_move = entry.mv;
@@ -326,6 +334,27 @@ mod tests {
                 assert_eq!(pv.len(), 6, "{:?}", names(&pv));
             }
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_second_proof_on_the_same_table_still_gives_the_line() {
+        // The first proof leaves an exact root entry under the proof's key; the second (a
+        // ponder search that goes on, or the next move's search) must not cut on it with an
+        // empty line: its first move is the move the engine plays.
+        let mut s = searcher();
+        let pos = Position::from_fen(MATE_IN_4).expect("fen");
+        s.start(&pos, &Limits::depth(1), &[]);
+        for _ in 0..2 {
+            match s.prove_mate(mate_in(11), u64::MAX) {
+                MateProof::Better { score, pv } => {
+                    assert_eq!(score, mate_in(7));
+                    // The second line may stop where the table cut below the root.
+                    let first = names(&pv[..1]);
+                    assert!(first == ["h0h3"] || first == ["h0h6"], "{first:?}");
+                }
+                other => panic!("{other:?}"),
+            }
         }
     }
 
