@@ -299,3 +299,38 @@ fn a_rule_draw_at_the_root_is_searched_not_answered() {
     u.send("quit");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A check whose only answer walks into a perpetual check the checker would lose by rule is
+/// not a plain draw: the rook's check forces the general aside, after which the other rook's
+/// only drawing moves are checks (KRAKR, found by `pao-tools egtb verify`, where the search
+/// won by the rule a position the table had called a plain draw).
+#[test]
+fn draws_forced_into_a_perpetual_check_are_rule_draws() {
+    let set = build::in_memory(&[material("KRAKR")]).expect("generates");
+    let probe = |fen: &str| set.probe(&Position::from_fen(fen).expect("valid FEN"));
+    // Black to move, its drawing moves all checks: the set itself.
+    assert_eq!(
+        probe("9/9/5k3/4R4/9/9/9/5A3/4K4/2r6 b - - 0 1"),
+        Some(Outcome::RuleDraw)
+    );
+    // Black in check with one move, into the set: forced, so as doubtful.
+    assert_eq!(
+        probe("9/9/4k4/4R4/9/9/9/5A3/3K5/2r6 b - - 0 1"),
+        Some(Outcome::RuleDraw)
+    );
+    // Red to move, with the check into it at hand.
+    assert_eq!(
+        probe("9/9/4k4/3R5/9/9/9/5A3/3K5/2r6 w - - 0 1"),
+        Some(Outcome::RuleDraw)
+    );
+    let h = set
+        .table(&material("KRAKR"))
+        .expect("held")
+        .header()
+        .clone();
+    let counts: Counts = [
+        [479930, 567820, 3141, 29328, 1106781],
+        [363028, 680771, 1237, 58910, 1083054],
+    ];
+    assert_eq!(h.counts, counts);
+}

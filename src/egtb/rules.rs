@@ -9,10 +9,15 @@
 //! - with the other side to move, it has a drawing move into Y (it can steer back into it).
 //!
 //! Y is found by removing positions that break the conditions until none does (a greatest
-//! fixed point). Every position of either colour's Y is marked a rule draw: the search does
-//! not take it as exact and searches it under the full repetition rules instead. The set is
-//! an upper bound on the draws the rule overturns: it ignores that the defender's own moves
-//! may check or chase as well, which makes the repetition a draw again.
+//! fixed point). Then Y grows by the draws that lead into it by force (a least fixed point):
+//! with the other side to move, a drawing move into Y; with X to move, every drawing move
+//! into Y (a capture into a smaller table's rule draw counts as into Y). If the rule makes Y
+//! a loss for X, it makes those positions decided as well: a general stepping out of a check
+//! into a perpetual check it would lose by rule is not a plain draw. Every position of either
+//! colour's set is marked a rule draw: the search does not take it as exact and searches it
+//! under the full repetition rules instead. The set is an upper bound on the draws the rule
+//! overturns: it ignores that the defender's own moves may check or chase as well, which
+//! makes the repetition a draw again.
 
 use super::generate::child_outcome;
 use super::index::{placement_of, position_of, TableIndex};
@@ -38,6 +43,26 @@ pub fn mark_rule_draws(
                         return Ok(false);
                     }
                     stays(index, i as u64, checker, codes, &in_set, below)
+                })
+                .collect();
+            let next = next?;
+            let changed = next != in_set;
+            in_set = next;
+            if !changed {
+                break;
+            }
+        }
+        loop {
+            let next: Result<Vec<bool>, String> = (0..codes.len())
+                .into_par_iter()
+                .map(|i| {
+                    if in_set[i] {
+                        return Ok(true);
+                    }
+                    if codes[i] != DRAW {
+                        return Ok(false);
+                    }
+                    drawn_into(index, i as u64, checker, codes, &in_set, below)
                 })
                 .collect();
             let next = next?;
@@ -106,6 +131,59 @@ fn stays(
             }
         } else if into {
             return Ok(true);
+        }
+    }
+    Ok(side == checker && any_draw)
+}
+
+/// Whether drawn position `i`, outside the set, is drawn into it by force: the other side to
+/// move has a drawing move into the set, or the checker to move has drawing moves and every
+/// one of them leads into it.
+fn drawn_into(
+    index: &TableIndex,
+    i: u64,
+    checker: Color,
+    codes: &[u16],
+    in_set: &[bool],
+    below: &Tablebases,
+) -> Result<bool, String> {
+    let Some((placement, side)) = index.decode(i) else {
+        return Ok(false);
+    };
+    let Some(mut pos) = position_of(&placement, side) else {
+        return Ok(false);
+    };
+    let mut list = MoveList::new();
+    pos.generate_legal(&mut list);
+    let mut any_draw = false;
+    for &m in list.iter() {
+        let capture = pos.is_capture(m);
+        pos.make_move(m);
+        // (drawing move, leads into the set)
+        let verdict = if capture {
+            child_outcome(below, &pos).map(|o| match o {
+                Outcome::RuleDraw => (true, true),
+                Outcome::Draw => (true, false),
+                _ => (false, false),
+            })
+        } else {
+            let (pl, s) = placement_of(&pos, false);
+            Ok(match index.encode(&pl, s) {
+                Some(c) => (codes[c as usize] == DRAW, in_set[c as usize]),
+                None => (false, false),
+            })
+        };
+        pos.unmake_move();
+        let (draws, into) = verdict?;
+        if !draws {
+            continue;
+        }
+        any_draw = true;
+        if side != checker && into {
+            return Ok(true);
+        }
+        if side == checker && !into {
+            return Ok(false);
         }
     }
     Ok(side == checker && any_draw)
