@@ -334,3 +334,37 @@ fn draws_forced_into_a_perpetual_check_are_rule_draws() {
     ];
     assert_eq!(h.counts, counts);
 }
+
+/// A drawn root with a move into a rule draw is searched, not answered: that move may win by
+/// the repetition rules.
+#[test]
+fn a_draw_with_a_move_into_a_rule_draw_is_searched_not_answered() {
+    let dir = protocol_tables("intorule");
+    let set = build::in_memory(&[material("KRKN")]).expect("generates");
+    let t = set.table(&material("KRKN")).expect("held");
+    let fen = (0..t.index().len())
+        .filter(|&i| t.code(i).expect("code") == pao::egtb::value::DRAW)
+        .filter_map(|i| t.index().decode(i))
+        .filter_map(|(pl, side)| pao::egtb::index::position_of(&pl, side))
+        .find(|p| {
+            let ranked = set.rank_moves(&mut p.clone()).expect("covered");
+            ranked.iter().any(|r| r.outcome == Outcome::RuleDraw)
+        })
+        .map(|p| p.to_fen())
+        .expect("a draw with a move into a rule draw");
+    let mut u = Engine::uci(1);
+    u.send(&format!("setoption name EGTBPath value {}", dir.display()));
+    let _ = u.expect_prefix("info string 5 endgame tables");
+    u.send(&format!("position fen {fen}"));
+    u.send("go depth 4");
+    let (best, infos) = u.expect_prefix("bestmove");
+    assert!(best.len() > "bestmove ".len(), "{best}");
+    assert!(
+        infos
+            .iter()
+            .any(|l| l.starts_with("info depth 4 ") && !l.contains(" nodes 0 ")),
+        "{fen}: {infos:?}"
+    );
+    u.send("quit");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -56,8 +56,8 @@ impl<W: Write> Coordinator<W> {
     /// Answers at once when a table covers the root: the best move (the shortest win, the
     /// longest resistance, or a move that holds the draw) with its distance to mate and the
     /// line to mate. Returns false when no table covers it, when the draw may hang on
-    /// perpetual check, or when the best moves return to a position of this game (the search
-    /// then judges them under the full rules).
+    /// perpetual check (a move into a rule draw), or when the best moves return to a position
+    /// of this game (the search then judges them under the full rules).
     pub(super) fn play_from_tablebases(&mut self, legal: &MoveList) -> bool {
         let Some(tables) = self.tablebases_in_use() else {
             return false;
@@ -76,12 +76,15 @@ impl<W: Write> Coordinator<W> {
         if ranked.first().map(|r| r.outcome.wdl()) != best_before {
             return false;
         }
+        // A draw is answered only when no move leads into a draw that hangs on perpetual
+        // check: such a move may win by the rule, which the search judges.
         match ranked.first() {
-            None
-            | Some(crate::egtb::RankedMove {
-                outcome: Outcome::RuleDraw,
-                ..
-            }) => return false,
+            None => return false,
+            Some(best) if best.outcome.wdl() == 0 => {
+                if ranked.iter().any(|r| r.outcome == Outcome::RuleDraw) {
+                    return false;
+                }
+            }
             Some(_) => {}
         }
         let dialect = self.dialect.unwrap_or(Dialect::Ucci);
