@@ -282,22 +282,7 @@ fn a_rule_draw_at_the_root_is_searched_not_answered() {
         .and_then(|(pl, side)| pao::egtb::index::position_of(&pl, side))
         .map(|p| p.to_fen())
         .expect("a rule draw");
-    let mut u = Engine::uci(1);
-    u.send(&format!("setoption name EGTBPath value {}", dir.display()));
-    let _ = u.expect_prefix("info string 5 endgame tables");
-    u.send(&format!("position fen {fen}"));
-    u.send("go depth 4");
-    let (best, infos) = u.expect_prefix("bestmove");
-    assert!(best.len() > "bestmove ".len(), "{best}");
-    // Searched: iterations with nodes, not the table's single line.
-    assert!(
-        infos
-            .iter()
-            .any(|l| l.starts_with("info depth 4 ") && !l.contains(" nodes 0 ")),
-        "{fen}: {infos:?}"
-    );
-    u.send("quit");
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_searched_at_root(&dir, &fen);
 }
 
 /// A check whose only answer walks into a perpetual check the checker would lose by rule is
@@ -352,6 +337,12 @@ fn a_draw_with_a_move_into_a_rule_draw_is_searched_not_answered() {
         })
         .map(|p| p.to_fen())
         .expect("a draw with a move into a rule draw");
+    assert_searched_at_root(&dir, &fen);
+}
+
+/// The engine with the tables of `dir` searches `fen` at its root (iterations with nodes, not
+/// the table's single line) and still gives a move; `dir` is removed afterwards.
+fn assert_searched_at_root(dir: &std::path::Path, fen: &str) {
     let mut u = Engine::uci(1);
     u.send(&format!("setoption name EGTBPath value {}", dir.display()));
     let _ = u.expect_prefix("info string 5 endgame tables");
@@ -366,5 +357,5 @@ fn a_draw_with_a_move_into_a_rule_draw_is_searched_not_answered() {
         "{fen}: {infos:?}"
     );
     u.send("quit");
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(dir);
 }

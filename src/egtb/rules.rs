@@ -34,45 +34,18 @@ pub fn mark_rule_draws(
 ) -> Result<u64, String> {
     let mut marked = vec![false; codes.len()];
     for checker in Color::BOTH {
-        let mut in_set: Vec<bool> = codes.iter().map(|&c| c == DRAW).collect();
-        loop {
-            let next: Result<Vec<bool>, String> = (0..codes.len())
-                .into_par_iter()
-                .map(|i| {
-                    if !in_set[i] {
-                        return Ok(false);
-                    }
-                    stays(index, i as u64, checker, codes, &in_set, below)
-                })
-                .collect();
-            let next = next?;
-            let changed = next != in_set;
-            in_set = next;
-            if !changed {
-                break;
-            }
-        }
-        loop {
-            let next: Result<Vec<bool>, String> = (0..codes.len())
-                .into_par_iter()
-                .map(|i| {
-                    if in_set[i] {
-                        return Ok(true);
-                    }
-                    if codes[i] != DRAW {
-                        return Ok(false);
-                    }
-                    drawn_into(index, i as u64, checker, codes, &in_set, below)
-                })
-                .collect();
-            let next = next?;
-            let changed = next != in_set;
-            in_set = next;
-            if !changed {
-                break;
-            }
-        }
-        for (m, y) in marked.iter_mut().zip(&in_set) {
+        let draws: Vec<bool> = codes.iter().map(|&c| c == DRAW).collect();
+        // The greatest set: start from every draw and drop what breaks the conditions.
+        let set = fixed_point(draws, |i, set| {
+            Ok(set[i] && judge(index, i, codes, set, below, checker, Pass::Stays)?)
+        })?;
+        // Then the draws forced into it: start from the set and add what leads into it.
+        let set = fixed_point(set, |i, set| {
+            Ok(set[i]
+                || (codes[i] == DRAW
+                    && judge(index, i, codes, set, below, checker, Pass::DrawnInto)?))
+        })?;
+        for (m, y) in marked.iter_mut().zip(&set) {
             *m |= *y;
         }
     }
@@ -86,73 +59,53 @@ pub fn mark_rule_draws(
     Ok(n)
 }
 
-/// Whether drawn position `i` stays in the set for `checker`.
-fn stays(
-    index: &TableIndex,
-    i: u64,
-    checker: Color,
-    codes: &[u16],
-    in_set: &[bool],
-    below: &Tablebases,
-) -> Result<bool, String> {
-    let Some((placement, side)) = index.decode(i) else {
-        return Ok(false);
-    };
-    let Some(mut pos) = position_of(&placement, side) else {
-        return Ok(false);
-    };
-    let mut list = MoveList::new();
-    pos.generate_legal(&mut list);
-    let mut any_draw = false;
-    for &m in list.iter() {
-        let capture = pos.is_capture(m);
-        pos.make_move(m);
-        // (drawing move, leads into the set)
-        let verdict = if capture {
-            child_outcome(below, &pos)
-                .map(|o| (matches!(o, Outcome::Draw | Outcome::RuleDraw), false))
-        } else {
-            let (pl, s) = placement_of(&pos, false);
-            Ok(match index.encode(&pl, s) {
-                Some(c) => (codes[c as usize] == DRAW, in_set[c as usize]),
-                None => (false, false),
-            })
-        };
-        let check = pos.in_check();
-        pos.unmake_move();
-        let (draws, into) = verdict?;
-        if !draws {
-            continue;
+/// Applies `step` to every index in parallel until the set no longer changes.
+fn fixed_point(
+    mut set: Vec<bool>,
+    step: impl Fn(usize, &[bool]) -> Result<bool, String> + Sync,
+) -> Result<Vec<bool>, String> {
+    loop {
+        let next = (0..set.len())
+            .into_par_iter()
+            .map(|i| step(i, &set))
+            .collect::<Result<Vec<bool>, String>>()?;
+        if next == set {
+            return Ok(set);
         }
-        any_draw = true;
-        if side == checker {
-            if !check || !into {
-                return Ok(false);
-            }
-        } else if into {
-            return Ok(true);
-        }
+        set = next;
     }
-    Ok(side == checker && any_draw)
 }
 
-/// Whether drawn position `i`, outside the set, is drawn into it by force: the other side to
-/// move has a drawing move into the set, or the checker to move has drawing moves and every
-/// one of them leads into it.
-fn drawn_into(
+/// The two passes over the draws for one checker.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Whether a position of the set stays: the checker to move has drawing moves and every
+    /// one is a check into the set; the other side to move has a drawing move into it.
+    Stays,
+    /// Whether a draw outside the set is drawn into it by force: the checker to move has
+    /// drawing moves and every one leads into the set; the other side to move has a drawing
+    /// move into it. A capture into a smaller table's rule draw counts as into the set.
+    DrawnInto,
+}
+
+/// The verdict of `pass` on drawn position `i` for `checker` (false for an index that is no
+/// legal position).
+fn judge(
     index: &TableIndex,
-    i: u64,
-    checker: Color,
+    i: usize,
     codes: &[u16],
     in_set: &[bool],
     below: &Tablebases,
+    checker: Color,
+    pass: Pass,
 ) -> Result<bool, String> {
-    let Some((placement, side)) = index.decode(i) else {
+    let Some((placement, side)) = index.decode(i as u64) else {
         return Ok(false);
     };
     let Some(mut pos) = position_of(&placement, side) else {
         return Ok(false);
     };
+    let must_check = side == checker && pass == Pass::Stays;
     let mut list = MoveList::new();
     pos.generate_legal(&mut list);
     let mut any_draw = false;
@@ -162,7 +115,7 @@ fn drawn_into(
         // (drawing move, leads into the set)
         let verdict = if capture {
             child_outcome(below, &pos).map(|o| match o {
-                Outcome::RuleDraw => (true, true),
+                Outcome::RuleDraw => (true, pass == Pass::DrawnInto),
                 Outcome::Draw => (true, false),
                 _ => (false, false),
             })
@@ -173,17 +126,19 @@ fn drawn_into(
                 None => (false, false),
             })
         };
+        let check = must_check && pos.in_check();
         pos.unmake_move();
         let (draws, into) = verdict?;
         if !draws {
             continue;
         }
         any_draw = true;
-        if side != checker && into {
+        if side == checker {
+            if !into || (must_check && !check) {
+                return Ok(false);
+            }
+        } else if into {
             return Ok(true);
-        }
-        if side == checker && !into {
-            return Ok(false);
         }
     }
     Ok(side == checker && any_draw)
