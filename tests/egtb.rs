@@ -255,18 +255,8 @@ fn the_search_probes_tables_below_the_root_and_bad_paths_keep_the_engine_serving
 
 #[test]
 fn rule_draws_are_left_to_the_search() {
-    let set = build::in_memory(&[material("KRKN")]).expect("generates");
-    let t = set.table(&material("KRKN")).expect("held");
-    let mut found = None;
-    for i in 0..t.index().len() {
-        if t.code(i).expect("code") == pao::egtb::value::RULE_DRAW {
-            found = Some(i);
-            break;
-        }
-    }
-    let i = found.expect("KRKN has rule draws");
-    let (pl, side) = t.index().decode(i).expect("decodes");
-    let pos = pao::egtb::index::position_of(&pl, side).expect("legal");
+    let (set, pos) = krkn_position(|_, code, _| code == pao::egtb::value::RULE_DRAW)
+        .expect("KRKN has rule draws");
     assert_eq!(set.probe(&pos), Some(Outcome::RuleDraw));
     let _ = file::VERSION;
 }
@@ -274,15 +264,9 @@ fn rule_draws_are_left_to_the_search() {
 #[test]
 fn a_rule_draw_at_the_root_is_searched_not_answered() {
     let dir = protocol_tables("ruledraw");
-    let set = build::in_memory(&[material("KRKN")]).expect("generates");
-    let t = set.table(&material("KRKN")).expect("held");
-    let fen = (0..t.index().len())
-        .find(|&i| t.code(i).expect("code") == pao::egtb::value::RULE_DRAW)
-        .and_then(|i| t.index().decode(i))
-        .and_then(|(pl, side)| pao::egtb::index::position_of(&pl, side))
-        .map(|p| p.to_fen())
-        .expect("a rule draw");
-    assert_searched_at_root(&dir, &fen);
+    let (_, pos) =
+        krkn_position(|_, code, _| code == pao::egtb::value::RULE_DRAW).expect("a rule draw");
+    assert_searched_at_root(&dir, &pos.to_fen());
 }
 
 /// A check whose only answer walks into a perpetual check the checker would lose by rule is
@@ -325,19 +309,32 @@ fn draws_forced_into_a_perpetual_check_are_rule_draws() {
 #[test]
 fn a_draw_with_a_move_into_a_rule_draw_is_searched_not_answered() {
     let dir = protocol_tables("intorule");
+    let (_, pos) = krkn_position(|set, code, p| {
+        code == pao::egtb::value::DRAW
+            && set
+                .rank_moves(&mut p.clone())
+                .expect("covered")
+                .iter()
+                .any(|r| r.outcome == Outcome::RuleDraw)
+    })
+    .expect("a draw with a move into a rule draw");
+    assert_searched_at_root(&dir, &pos.to_fen());
+}
+
+/// KRKN generated in memory and its first legal position that `pick` accepts, given the
+/// position's code in the table.
+fn krkn_position(
+    pick: impl Fn(&Tablebases, u16, &Position) -> bool,
+) -> Option<(Tablebases, Position)> {
     let set = build::in_memory(&[material("KRKN")]).expect("generates");
     let t = set.table(&material("KRKN")).expect("held");
-    let fen = (0..t.index().len())
-        .filter(|&i| t.code(i).expect("code") == pao::egtb::value::DRAW)
-        .filter_map(|i| t.index().decode(i))
-        .filter_map(|(pl, side)| pao::egtb::index::position_of(&pl, side))
-        .find(|p| {
-            let ranked = set.rank_moves(&mut p.clone()).expect("covered");
-            ranked.iter().any(|r| r.outcome == Outcome::RuleDraw)
-        })
-        .map(|p| p.to_fen())
-        .expect("a draw with a move into a rule draw");
-    assert_searched_at_root(&dir, &fen);
+    let pos = (0..t.index().len()).find_map(|i| {
+        let code = t.code(i).expect("code");
+        let (pl, side) = t.index().decode(i)?;
+        let p = pao::egtb::index::position_of(&pl, side)?;
+        pick(&set, code, &p).then_some(p)
+    })?;
+    Some((set, pos))
 }
 
 /// The engine with the tables of `dir` searches `fen` at its root (iterations with nodes, not

@@ -78,14 +78,11 @@ impl<W: Write> Coordinator<W> {
         }
         // A draw is answered only when no move leads into a draw that hangs on perpetual
         // check: such a move may win by the rule, which the search judges.
-        match ranked.first() {
-            None => return false,
-            Some(best) if best.outcome.wdl() == 0 => {
-                if ranked.iter().any(|r| r.outcome == Outcome::RuleDraw) {
-                    return false;
-                }
-            }
-            Some(_) => {}
+        let Some(best) = ranked.first() else {
+            return false;
+        };
+        if best.outcome.wdl() == 0 && ranked.iter().any(|r| r.outcome == Outcome::RuleDraw) {
+            return false;
         }
         let dialect = self.dialect.unwrap_or(Dialect::Ucci);
         let base = self.rank_base();
