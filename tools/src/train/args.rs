@@ -47,6 +47,13 @@ pub struct Options {
     pub checkpoint_dir: String,
     /// A checkpoint to continue from.
     pub resume: Option<String>,
+    /// A net file to start from (`embedded` for the engine's own) instead of random weights.
+    pub init: Option<String>,
+    /// Whether `--hidden`, `--activation` or `--features` was given (with `--init`, the shape
+    /// otherwise comes from the net).
+    pub shape_given: bool,
+    /// Whether king buckets train with the shared plain rows (not `--no-factoriser`).
+    pub factorise: bool,
     /// The sigmoid's scale in centipawns; fitted on the data when absent.
     pub k: Option<f32>,
     /// Train on left-right mirrored positions half of the time.
@@ -134,6 +141,9 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         val_fraction: 0.05,
         checkpoint_dir: String::new(),
         resume: None,
+        init: None,
+        shape_given: false,
+        factorise: true,
         k: None,
         mirror: true,
         psqt: true,
@@ -170,6 +180,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             i += 1;
             v.ok_or_else(|| format!("{flag} needs a value"))
         };
+        o.shape_given |= matches!(flag, "--hidden" | "--activation" | "--features");
         match flag {
             "--epochs" => o.epochs = number(flag, value()?)?,
             "--batch" => o.batch = number(flag, value()?)?,
@@ -197,10 +208,12 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "--val-fraction" => o.val_fraction = number(flag, value()?)?,
             "--checkpoint-dir" => o.checkpoint_dir = value()?.to_string(),
             "--resume" => o.resume = Some(value()?.to_string()),
+            "--init" => o.init = Some(value()?.to_string()),
             _ => return Err(format!("unexpected argument '{flag}'")),
         }
     }
     o.inputs = super::network::Inputs::of(set, factorise);
+    o.factorise = factorise;
     check(&mut o)?;
     Ok(o)
 }
@@ -210,8 +223,13 @@ fn check(o: &mut Options) -> Result<(), String> {
     if o.data.is_empty() {
         return Err("no data: give --data FILE...".into());
     }
-    if o.epochs == 0 || o.batch == 0 || o.threads == 0 {
-        return Err("--epochs, --batch and --threads must be at least 1".into());
+    if o.batch == 0 || o.threads == 0 {
+        return Err("--batch and --threads must be at least 1".into());
+    }
+    // Zero epochs from a net exports it again (a check of the warm start); from random
+    // weights it would write noise.
+    if o.epochs == 0 && o.init.is_none() {
+        return Err("--epochs must be at least 1 (0 only with --init)".into());
     }
     if o.hidden == 0 || o.hidden > MAX_HIDDEN || !o.hidden.is_multiple_of(HIDDEN_STEP) {
         return Err(format!(

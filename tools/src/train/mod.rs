@@ -2,7 +2,8 @@
 //!
 //! data.rs loads and batches positions, kfit.rs fits the sigmoid scale, network.rs is the float
 //! net with its forward and backward passes, optimiser.rs is AdamW and the schedule,
-//! trainer.rs the epoch loop with validation and checkpoints, export.rs the quantisation,
+//! trainer.rs the epoch loop with validation and checkpoints, init.rs the warm start from a
+//! net file, export.rs the quantisation,
 //! provenance.rs the net's provenance line, args.rs the command line, synth.rs synthetic data
 //! for tests and timing.
 
@@ -10,6 +11,7 @@ pub mod args;
 pub mod checkpoint;
 pub mod data;
 pub mod export;
+pub mod init;
 pub mod kfit;
 pub mod network;
 pub mod optimiser;
@@ -50,7 +52,37 @@ fn quantisation_error(net: &FloatNet, quantised: &pao::eval::nnue::Network, spli
     sum / n.max(1) as f64
 }
 
+/// With `--init`, the run takes the net's shape unless `--hidden`, `--activation` or
+/// `--features` says otherwise; returns the provenance words naming the net started from.
+fn resolve_init(o: &mut Options) -> Result<Option<String>, String> {
+    let Some(name) = o.init.clone() else {
+        return Ok(None);
+    };
+    let net = init::load(&name)?;
+    if !o.shape_given {
+        o.hidden = net.hidden;
+        o.activation = net.activation;
+        o.inputs = network::Inputs::of(net.features, o.factorise);
+    }
+    // Refused here, before the data is read, if the shapes do not fit.
+    init::float_net(&net, o.inputs, o.hidden, o.activation, o.seed)?;
+    let bytes = net.to_bytes();
+    let checksum = u64::from_le_bytes(bytes[40..48].try_into().map_err(|_| "short net")?);
+    println!(
+        "starting from {name} ({}, body checksum {checksum:016x})",
+        init::shape(net.features, net.hidden, net.activation)
+    );
+    let cwd = std::env::current_dir().ok();
+    let shown = provenance::relative_path(&name, cwd.as_deref());
+    Ok(Some(format!(
+        "init {shown} (body checksum {checksum:016x})"
+    )))
+}
+
 fn train(o: &Options) -> Result<(), String> {
+    let mut o = o.clone();
+    let init_words = resolve_init(&mut o)?;
+    let o = &o;
     let resume = o.resume.as_deref().map(Checkpoint::load).transpose()?;
     let split = data::load(&o.data, o.val_fraction)?;
     let total: usize = split.files.iter().map(|f| f.1).sum();
@@ -101,12 +133,13 @@ fn train(o: &Options) -> Result<(), String> {
     let val = trainer::validation_loss(&trained.net, &split, o, k)
         .map_or("-".to_string(), |v| format!("{v:.6}"));
     let provenance = format!(
-        "pao-tools train; commit {}; command: {}; data: {total} positions ({}); seed {}; epochs {}; K {k:.1}; val loss {val}",
+        "pao-tools train; commit {}; command: {}; data: {total} positions ({}); seed {}; epochs {}; K {k:.1}; val loss {val}{}",
         provenance::commit(),
         provenance::this_command(),
         files.join(", "),
         o.seed,
-        o.epochs
+        o.epochs,
+        init_words.map_or(String::new(), |w| format!("; {w}"))
     );
     let net = export::quantise(&trained.net, provenance);
     std::fs::write(&o.out, net.to_bytes()).map_err(|e| format!("{}: {e}", o.out))?;

@@ -44,7 +44,7 @@ pub fn validation_loss(net: &FloatNet, split: &Split, o: &Options, k: f32) -> Op
     Some(sum / split.val.len() as f64)
 }
 
-/// The state to start from: a fresh net, or the checkpoint of `--resume` after checking that
+/// The state to start from: a fresh net (or the `--init` net), or the checkpoint of `--resume` after checking that
 /// it belongs to this run.
 fn start(
     o: &Options,
@@ -54,7 +54,16 @@ fn start(
 ) -> Result<Checkpoint, String> {
     let path = o.resume.as_deref().unwrap_or("checkpoint");
     let Some(c) = resume else {
-        let net = FloatNet::with_inputs(o.inputs, o.hidden, o.activation, o.seed);
+        let net = match &o.init {
+            Some(name) => super::init::float_net(
+                &super::init::load(name)?,
+                o.inputs,
+                o.hidden,
+                o.activation,
+                o.seed,
+            )?,
+            None => FloatNet::with_inputs(o.inputs, o.hidden, o.activation, o.seed),
+        };
         let adam = AdamW::new(net.params.len());
         return Ok(Checkpoint {
             net,
