@@ -79,15 +79,21 @@ pub struct RunArgs {
     /// Stop once the file holds this many positions.
     #[arg(long)]
     positions: Option<u64>,
+    /// Start no game after this many seconds of this run (games under way finish).
+    #[arg(long)]
+    seconds: Option<u64>,
     /// Games are drawn after this many plies.
     #[arg(long, default_value_t = 400)]
     max_plies: u32,
     /// Table size per thread in MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
-    /// Evaluate with this net file (a later generation); default: the hand-written evaluation.
-    #[arg(long)]
+    /// Evaluate with this net file; default: the engine's embedded net.
+    #[arg(long, conflicts_with = "hce")]
     evalfile: Option<String>,
+    /// Evaluate with the hand-written evaluation instead of a net.
+    #[arg(long)]
+    hce: bool,
     /// Seconds between progress lines when stderr is not a terminal.
     #[arg(long, default_value_t = 30)]
     report_every: u64,
@@ -149,12 +155,7 @@ fn generate(args: &RunArgs) -> Result<(), String> {
         openings,
         max_plies: args.max_plies,
         config: SearchConfig::FULL,
-        network: match &args.evalfile {
-            Some(path) => Some(Arc::new(
-                pao::eval::nnue::Network::load(path).map_err(|e| e.0)?,
-            )),
-            None => None,
-        },
+        network: network(args)?,
     };
     let writer = match args.shard {
         Some(shard) => OrderedWriter::open_shard(out, shard, &settings_line(args)?)?,
@@ -228,6 +229,12 @@ fn generate(args: &RunArgs) -> Result<(), String> {
         let every = Duration::from_secs(args.report_every.max(1));
         loop {
             std::thread::sleep(Duration::from_millis(200));
+            if args
+                .seconds
+                .is_some_and(|s| started.elapsed() >= Duration::from_secs(s))
+            {
+                done.store(true, Ordering::Relaxed);
+            }
             let finished =
                 done.load(Ordering::Relaxed) || target.is_some_and(|g| writer.games() >= g);
             if interactive {
@@ -252,21 +259,42 @@ fn generate(args: &RunArgs) -> Result<(), String> {
     }
 }
 
+/// The net the games are played with: `--evalfile`, else the embedded one; none with `--hce`.
+fn network(args: &RunArgs) -> Result<Option<Arc<pao::eval::nnue::Network>>, String> {
+    if args.hce {
+        return Ok(None);
+    }
+    match &args.evalfile {
+        Some(path) => Ok(Some(Arc::new(
+            pao::eval::nnue::Network::load(path).map_err(|e| format!("{path}: {e}"))?,
+        ))),
+        None => pao::eval::nnue::embedded()
+            .map(Some)
+            .ok_or_else(|| "this build embeds no net: give --evalfile NET or --hce".to_string()),
+    }
+}
+
 /// Everything that decides a shard's games besides the seed's game numbers, in the shard's
 /// log: shards merge only when these agree. Files enter by their content's hash, so a path
 /// may differ between machines.
 fn settings_line(args: &RunArgs) -> Result<String, String> {
+    let hash = |bytes: &[u8]| format!("fnv1a:{:016x}", pao::eval::nnue::file::fnv1a(bytes));
     let file_hash = |path: &Option<String>, none: &str| -> Result<String, String> {
         match path {
-            Some(p) => {
-                let bytes = std::fs::read(p).map_err(|e| format!("{p}: {e}"))?;
-                Ok(format!(
-                    "fnv1a:{:016x}",
-                    pao::eval::nnue::file::fnv1a(&bytes)
-                ))
-            }
+            Some(p) => Ok(hash(&std::fs::read(p).map_err(|e| format!("{p}: {e}"))?)),
             None => Ok(none.to_string()),
         }
+    };
+    // "none" is the hand-written evaluation (as in the logs of builds that defaulted to it);
+    // the embedded net enters by the hash of its file, as `--evalfile` with its copy would.
+    let evalfile = match (&args.evalfile, args.hce) {
+        (_, true) => "none".to_string(),
+        (Some(_), false) => file_hash(&args.evalfile, "none")?,
+        (None, false) => hash(
+            &pao::eval::nnue::embedded()
+                .ok_or("this build embeds no net: give --evalfile NET or --hce")?
+                .to_bytes(),
+        ),
     };
     Ok(format!(
         "seed={} nodes={} depth={} random-plies={} max-plies={} hash={} openings={} evalfile={}",
@@ -277,7 +305,7 @@ fn settings_line(args: &RunArgs) -> Result<String, String> {
         args.max_plies,
         args.hash,
         file_hash(&args.openings, "start")?,
-        file_hash(&args.evalfile, "none")?
+        evalfile
     ))
 }
 
@@ -287,5 +315,47 @@ type FailureSlot = std::sync::Mutex<Option<String>>;
 fn record_failure(slot: &FailureSlot, e: String) {
     if let Ok(mut s) = slot.lock() {
         s.get_or_insert(e);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        run: RunArgs,
+    }
+
+    fn run_args(line: &str) -> RunArgs {
+        Cli::try_parse_from(std::iter::once("datagen").chain(line.split_whitespace()))
+            .expect("valid arguments")
+            .run
+    }
+
+    const DEFAULT_NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/eval/nnue/default.nnue");
+
+    #[test]
+    fn games_are_played_with_the_embedded_net_unless_told_otherwise() {
+        let embedded = pao::eval::nnue::embedded().expect("the build embeds a net");
+        let default = network(&run_args("--out x.bin")).expect("loads");
+        assert_eq!(default.as_deref(), Some(&*embedded));
+        assert_eq!(
+            network(&run_args("--out x.bin --hce")).expect("loads"),
+            None
+        );
+        let file = network(&run_args(&format!("--out x.bin --evalfile {DEFAULT_NET}")));
+        assert_eq!(file.expect("loads").as_deref(), Some(&*embedded));
+        assert!(Cli::try_parse_from(["datagen", "--hce", "--evalfile", "n.nnue"]).is_err());
+        // A shard's log names the embedded net as a copy of its file given by --evalfile, and
+        // the hand-written evaluation as "none", as earlier builds did.
+        let named = settings_line(&run_args("--out x.bin")).expect("settings");
+        let copy = settings_line(&run_args(&format!("--out x.bin --evalfile {DEFAULT_NET}")));
+        assert_eq!(named, copy.expect("settings"));
+        assert!(!named.ends_with("evalfile=none"), "{named}");
+        let hce = settings_line(&run_args("--out x.bin --hce")).expect("settings");
+        assert!(hce.ends_with("evalfile=none"), "{hce}");
     }
 }

@@ -125,7 +125,13 @@ fn datagen_shards_merge_into_the_single_runs_file_byte_for_byte() {
         .map(|i| std::fs::read_to_string(dir.path(&format!("short-{i}of3.bin.shard"))).unwrap())
         .collect();
     assert!(logs.lines().any(|l| l.ends_with("\t0")), "{logs}");
-    assert!(logs.contains("\nshard 2/3\nsettings seed=5 nodes=300 depth=none random-plies=8 max-plies=2 hash=16 openings=start evalfile=none\n1\t"));
+    // Played with the embedded net (datagen's default), named by its file's hash.
+    let net = pao::eval::nnue::file::fnv1a(include_bytes!("../../../src/eval/nnue/default.nnue"));
+    let settings = format!("settings seed=5 nodes=300 depth=none random-plies=8 max-plies=2 hash=16 openings=start evalfile=fnv1a:{net:016x}");
+    assert!(
+        logs.contains(&format!("\nshard 2/3\n{settings}\n1\t")),
+        "{logs}"
+    );
 }
 
 #[test]
