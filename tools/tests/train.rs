@@ -292,3 +292,104 @@ fn bad_arguments_and_bad_files_are_one_error_line() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn zero_epochs_from_the_embedded_net_write_its_weights_back_and_other_shapes_are_refused() {
+    let dir = temp_dir("init");
+    let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (code, _, err) = tools(&["synth-data", "--positions", "2000", "--out", &p("d.bin")]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = tools(&[
+        "train",
+        "--data",
+        &p("d.bin"),
+        "--init",
+        "embedded",
+        "--epochs",
+        "0",
+        "--threads",
+        "1",
+        "--out",
+        &p("again.nnue"),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("starting from embedded (plain features, hidden 128, screlu"),
+        "{out}"
+    );
+    let again = Network::load(&p("again.nnue")).expect("loads");
+    let embedded = Network::from_bytes(include_bytes!("../../src/eval/nnue/default.nnue"))
+        .expect("the embedded net");
+    assert_eq!(
+        Network {
+            provenance: String::new(),
+            ..again.clone()
+        },
+        Network {
+            provenance: String::new(),
+            ..embedded
+        }
+    );
+    assert!(again
+        .provenance
+        .contains("; init embedded (body checksum 714452a4bf4ab7be)"));
+    check_provenance(&again.provenance, &dir);
+    // The written net starts a run in turn; a narrower or other net is refused in one line.
+    let (code, out, err) = tools(&[
+        "train",
+        "--data",
+        &p("d.bin"),
+        "--init",
+        &p("again.nnue"),
+        "--epochs",
+        "0",
+        "--threads",
+        "1",
+        "--hidden",
+        "144",
+        "--out",
+        &p("wide.nnue"),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(Network::load(&p("wide.nnue")).expect("loads").hidden, 144);
+    for (flags, says) in [
+        (&["--hidden", "64"][..], "hidden 64"),
+        (&["--features", "king-buckets"][..], "king-buckets"),
+    ] {
+        let mut args = vec![
+            "train",
+            "--data",
+            &p("d.bin"),
+            "--init",
+            "embedded",
+            "--out",
+            "x.nnue",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+        args.extend(flags.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = tools(&args);
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("the net to start from has plain features, hidden 128")
+                && err.contains(says),
+            "{err}"
+        );
+    }
+    let (code, _, err) = tools(&["train", "--data", &p("d.bin"), "--epochs", "0"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--epochs must be at least 1 (0 only with --init)"),
+        "{err}"
+    );
+    let (code, _, err) = tools(&["train", "--data", &p("d.bin"), "--init", &p("nothing.nnue")]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("--init") && err.contains("nothing.nnue"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
