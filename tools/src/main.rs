@@ -7,6 +7,7 @@ mod egtb_positions;
 mod egtb_theory;
 mod egtb_verify;
 mod fake_engine;
+mod generation;
 mod hashclear;
 mod judge;
 mod latency;
@@ -49,6 +50,8 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Stop-to-bestmove times at several thread counts
     Latency(latency::LatencyArgs),
+    /// One generation of the network end to end: self-play, training, screen, SPRT
+    Generation(generation::GenerationArgs),
     /// Train the network on datagen data (CPU), write a net file
     #[command(after_help = train::usage())]
     Train(Raw),
@@ -102,6 +105,7 @@ impl Command {
             Command::Scaling(_) => "scaling",
             Command::Book(_) => "book",
             Command::Openings(_) => "openings",
+            Command::Generation(_) => "generation",
             Command::Train(_) => "train",
             Command::SynthData(_) => "synth-data",
             Command::Datagen(_) => "datagen",
@@ -142,6 +146,7 @@ fn main() {
         Command::Scaling(a) => scaling::run(a),
         Command::Book(a) => book::run(a),
         Command::Openings(a) => openings_gen::run(a),
+        Command::Generation(a) => generation::run(a),
         Command::Train(a) => a.run(train::usage, train::args::parse, train::run),
         Command::SynthData(a) => train::synth::run(a),
         Command::Datagen(a) => datagen::run(a),

@@ -1,0 +1,144 @@
+//! `pao-tools generation`: one generation of the network end to end within a time budget.
+//! Self-play data from the current net, training warm-started from it on this data and on
+//! whatever data of earlier generations is still on the machine, a fixed-node screen, the SPRT
+//! against the current net, and, when the SPRT accepts, the new net with its provenance and a
+//! row for the generations table (docs/network.md).
+//!
+//! Every stage keeps its result in the generation's directory (`DIR/gen-CHECKSUM/`, named by
+//! the current net's checksum) and records what it did in `state.txt`, so running the same
+//! command again continues where the last run stopped: datagen appends to its file, training
+//! resumes from its last checkpoint, matches from their results files.
+
+mod child;
+mod stages;
+mod state;
+mod window;
+
+use crate::Failure;
+use std::path::{Path, PathBuf};
+
+/// Environment variable naming the data directory (overrides the default).
+pub const DATA_DIR_VAR: &str = "PAO_DATA_DIR";
+
+/// Run one generation of the network: data, training, screen, SPRT, the new net.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GenerationArgs {
+    /// The whole generation's time budget in minutes, over every run of the command.
+    #[arg(long, default_value_t = 150.0)]
+    pub minutes: f64,
+    /// Data directory (default: $PAO_DATA_DIR, else $XDG_DATA_HOME/pao, else ~/.local/share/pao).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// The current net: a net file, or `embedded` for the engine's own.
+    #[arg(long, default_value = "embedded")]
+    pub net: String,
+    /// The engine for the matches (default: the `pao` beside this program, else on PATH).
+    #[arg(long)]
+    pub engine: Option<PathBuf>,
+    /// Threads for datagen and training, games at once in the matches (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Nodes per move in self-play.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Seed of the self-play games (default: from the current net's checksum, so that each
+    /// generation plays new games).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Share of the budget spent on self-play data.
+    #[arg(long, default_value_t = 0.45)]
+    pub data_share: f64,
+    /// Stop self-play once this generation's file holds this many positions.
+    #[arg(long)]
+    pub data_positions: Option<u64>,
+    /// Earlier data to train on too (data files, e.g. unpacked data packs), after this
+    /// generation's data and before the data of other generations in the directory.
+    #[arg(long, num_args = 1..)]
+    pub window: Vec<PathBuf>,
+    /// Most positions in the training window (whole files are added while below it).
+    #[arg(long, default_value_t = 10_000_000)]
+    pub window_positions: u64,
+    /// Hidden neurons of the new net (default: the current net's; more widens it).
+    #[arg(long)]
+    pub hidden: Option<usize>,
+    /// Training epochs.
+    #[arg(long, default_value_t = 8)]
+    pub epochs: usize,
+    /// Games of the fixed-node screen (0: no screen).
+    #[arg(long, default_value_t = 200)]
+    pub screen_games: u64,
+    /// Nodes per move in the screen.
+    #[arg(long, default_value_t = 10_000)]
+    pub screen_nodes: u64,
+    /// The SPRT's clock.
+    #[arg(long, default_value = "3+0.03")]
+    pub sprt_tc: String,
+    /// Nodes per move in the SPRT instead of a clock (for tests and quick trials).
+    #[arg(long)]
+    pub sprt_nodes: Option<u64>,
+    /// Most games of the SPRT (undecided after them: the new net is not taken).
+    #[arg(long, default_value_t = 3000)]
+    pub sprt_games: u64,
+    /// The SPRT's hypotheses, as `pao-tools match --sprt` takes them.
+    #[arg(long, default_value = "elo0=0 elo1=5")]
+    pub sprt: String,
+    /// Table size of each engine in the matches, MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Seconds between progress lines.
+    #[arg(long, default_value_t = 60)]
+    pub report_every: u64,
+}
+
+/// The data directory: `--dir`, else $PAO_DATA_DIR, else $XDG_DATA_HOME/pao, else
+/// ~/.local/share/pao.
+pub fn data_dir(given: Option<&Path>) -> Result<PathBuf, String> {
+    if let Some(d) = given {
+        return Ok(d.to_path_buf());
+    }
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(d) = var(DATA_DIR_VAR) {
+        return Ok(PathBuf::from(d));
+    }
+    if let Some(d) = var("XDG_DATA_HOME") {
+        return Ok(PathBuf::from(d).join("pao"));
+    }
+    var("HOME")
+        .map(|h| PathBuf::from(h).join(".local/share/pao"))
+        .ok_or_else(|| format!("no data directory: give --dir DIR or set {DATA_DIR_VAR}"))
+}
+
+/// The engine beside this program (as `cargo install` and `cargo build` place them), else
+/// `pao` from PATH.
+fn default_engine() -> PathBuf {
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|d| d.join("pao")))
+        .filter(|p| p.is_file());
+    beside.unwrap_or_else(|| PathBuf::from("pao"))
+}
+
+/// Entry point.
+pub fn run(args: GenerationArgs) -> Result<(), Failure> {
+    if !(args.minutes > 0.0 && args.minutes.is_finite()) {
+        return Err(Failure::Usage(format!(
+            "--minutes {} must be positive",
+            args.minutes
+        )));
+    }
+    if !(0.0..=1.0).contains(&args.data_share) {
+        return Err(Failure::Usage(format!(
+            "--data-share {} is not between 0 and 1",
+            args.data_share
+        )));
+    }
+    if args.nodes == 0 || args.epochs == 0 || args.sprt_games == 0 {
+        return Err(Failure::Usage(
+            "--nodes, --epochs and --sprt-games must be at least 1".into(),
+        ));
+    }
+    let dir = data_dir(args.dir.as_deref()).map_err(Failure::Usage)?;
+    let engine = args.engine.clone().unwrap_or_else(default_engine);
+    let program = std::env::current_exe().map_err(|e| format!("cannot find pao-tools: {e}"))?;
+    Ok(stages::Generation::open(args, dir, engine, program)?.run()?)
+}

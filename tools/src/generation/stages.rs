@@ -1,0 +1,617 @@
+//! The stages of a generation, in order: data, train, screen, SPRT, and the decision. Each
+//! one skips itself when `state.txt` says it is done, and runs its program as a child process
+//! (see child.rs) with the files of the generation's directory.
+
+use super::child::{self, Ended};
+use super::state::State;
+use super::window;
+use super::GenerationArgs;
+use crate::train::init;
+use pao::eval::nnue::Network;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The committed balanced openings, written into the generation's directory for its matches.
+const OPENINGS: &str = include_str!("../../data/balanced-openings.txt");
+
+/// A stage: Ok(false) when the budget ran out before it finished.
+type Stage = fn(&mut Generation) -> Result<bool, String>;
+
+/// One generation being made.
+pub struct Generation {
+    args: GenerationArgs,
+    /// The data directory (every generation's directory is in it).
+    root: PathBuf,
+    /// This generation's directory.
+    dir: PathBuf,
+    engine: PathBuf,
+    program: PathBuf,
+    checksum: u64,
+    threads: usize,
+    seed: u64,
+    state: State,
+    /// When this run must stop: the budget less what earlier runs spent.
+    deadline: Instant,
+}
+
+/// The body checksum a net file's header carries (bytes 40-48).
+fn checksum(net: &Network) -> u64 {
+    let bytes = net.to_bytes();
+    let mut c = [0u8; 8];
+    c.copy_from_slice(&bytes[40..48]);
+    u64::from_le_bytes(c)
+}
+
+/// The fields of a `result: elo=X err=Y llr=Z w=W l=L d=D games=N sprt=V` line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Elo of the first engine, and its 95% error.
+    pub elo: f64,
+    /// The 95% error (infinite before any game).
+    pub err: f64,
+    /// Wins, losses, draws of the first engine.
+    pub wld: (u64, u64, u64),
+    /// `accepted`, `rejected`, `running` or `off`.
+    pub sprt: String,
+}
+
+/// Reads a match's `result:` line.
+pub fn outcome(line: &str) -> Option<Outcome> {
+    let field = |key: &str| {
+        line.split_whitespace()
+            .find_map(|w| w.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
+    };
+    let number = |key: &str| field(key).and_then(|v| v.parse::<f64>().ok());
+    let count = |key: &str| field(key).and_then(|v| v.parse::<u64>().ok());
+    Some(Outcome {
+        elo: number("elo")?,
+        err: number("err")?,
+        wld: (count("w")?, count("l")?, count("d")?),
+        sprt: field("sprt")?.to_string(),
+    })
+}
+
+impl Outcome {
+    /// `+X ± Y (W-L-D)`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{:+.1} ± {:.1} ({}-{}-{})",
+            self.elo, self.err, self.wld.0, self.wld.1, self.wld.2
+        )
+    }
+}
+
+impl Generation {
+    /// Opens (or creates) the directory of the generation that starts from `args.net`.
+    pub fn open(
+        args: GenerationArgs,
+        root: PathBuf,
+        engine: PathBuf,
+        program: PathBuf,
+    ) -> Result<Generation, String> {
+        let net = init::load(&args.net)?;
+        let checksum = checksum(&net);
+        let dir = root.join(format!("gen-{checksum:016x}"));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let mut state = State::load(&dir)?;
+        if state.get("net").is_none() {
+            state.set("net", format!("{} {checksum:016x}", args.net))?;
+        }
+        let spent = state.number("spent_seconds");
+        let left = (args.minutes * 60.0 - spent).max(0.0);
+        let threads = args.threads.unwrap_or_else(num_cpus::get).max(1);
+        let seed = args.seed.unwrap_or(checksum & 0xffff_ffff);
+        Ok(Generation {
+            args,
+            root,
+            dir,
+            engine,
+            program,
+            checksum,
+            threads,
+            seed,
+            state,
+            deadline: Instant::now() + Duration::from_secs_f64(left),
+        })
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn say(&self, line: &str) {
+        println!("generation: {line}");
+    }
+
+    fn seconds_left(&self) -> f64 {
+        self.deadline
+            .saturating_duration_since(Instant::now())
+            .as_secs_f64()
+    }
+
+    /// Runs a stage's program until it ends or the budget does; the time goes to `key` and to
+    /// the generation's total.
+    fn child(
+        &mut self,
+        stage: &str,
+        args: Vec<String>,
+        deadline: Instant,
+    ) -> Result<Ended, String> {
+        let started = Instant::now();
+        let every = Duration::from_secs(self.args.report_every.max(1));
+        let log = self.path(&format!("{stage}.log"));
+        let ended = child::run(&self.program, &args, &log, deadline, every, &|line| {
+            println!("generation: {stage}: {line}")
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        self.state
+            .add_seconds(&format!("{stage}_seconds"), seconds)?;
+        self.state.add_seconds("spent_seconds", seconds)?;
+        ended
+    }
+
+    /// All stages in order; stops early, with a line saying so, when the budget runs out.
+    pub fn run(mut self) -> Result<(), String> {
+        self.say(&format!(
+            "{} (current net {}, seed {}), {:.0} of {:.0} minutes left",
+            self.dir.display(),
+            self.args.net,
+            self.seed,
+            self.seconds_left() / 60.0,
+            self.args.minutes
+        ));
+        if let Some(decision) = self.state.get("decision") {
+            self.say(&format!("already decided: {decision}"));
+            return Ok(());
+        }
+        let stages: [(&str, Stage); 4] = [
+            ("data", Generation::data),
+            ("train", Generation::train),
+            ("screen", Generation::screen),
+            ("sprt", Generation::sprt),
+        ];
+        for (n, (name, stage)) in stages.into_iter().enumerate() {
+            if self.state.get(&format!("{name}_done")).is_some() {
+                continue;
+            }
+            self.say(&format!("stage {}/4: {name}", n + 1));
+            if !stage(&mut self)? {
+                self.say(&format!(
+                    "out of time in the {name} stage; run the same command with a larger \
+                     --minutes to continue where it stopped"
+                ));
+                return Ok(());
+            }
+            self.state.set(&format!("{name}_done"), "yes")?;
+            if let Some(decision) = self.state.get("decision") {
+                self.say(&format!("decided: {decision}"));
+                return Ok(());
+            }
+        }
+        self.decide()
+    }
+
+    /// Self-play with the current net until its share of the budget (or --data-positions).
+    fn data(&mut self) -> Result<bool, String> {
+        let share = self.args.minutes * 60.0 * self.args.data_share;
+        let seconds = (share - self.state.number("data_seconds"))
+            .min(self.seconds_left())
+            .floor();
+        let out = self.path("data.bin");
+        let have = if out.exists() {
+            window::positions(&out)?
+        } else {
+            0
+        };
+        let enough = self.args.data_positions.is_some_and(|p| have >= p);
+        if seconds >= 1.0 && !enough {
+            let mut args = vec![
+                "datagen".to_string(),
+                "--out".into(),
+                out.display().to_string(),
+                "--threads".into(),
+                self.threads.to_string(),
+                "--nodes".into(),
+                self.args.nodes.to_string(),
+                "--seed".into(),
+                self.seed.to_string(),
+                "--seconds".into(),
+                format!("{seconds:.0}"),
+                "--report-every".into(),
+                self.args.report_every.to_string(),
+            ];
+            if self.args.net != init::EMBEDDED {
+                args.extend(["--evalfile".into(), self.args.net.clone()]);
+            }
+            if let Some(p) = self.args.data_positions {
+                args.extend(["--positions".into(), p.to_string()]);
+            }
+            // Games under way finish after --seconds: allow them ten minutes.
+            let deadline = Instant::now() + Duration::from_secs_f64(seconds + 600.0);
+            if let Ended::OutOfTime(_) = self.child("data", args, deadline)? {
+                return Ok(false);
+            }
+        }
+        let positions = if out.exists() {
+            window::positions(&out)?
+        } else {
+            0
+        };
+        if positions == 0 {
+            return Err(format!(
+                "no self-play data in {} (the data share of the budget is {:.0} s)",
+                out.display(),
+                share
+            ));
+        }
+        self.state.set("data_positions", positions)?;
+        self.say(&format!(
+            "data: {positions} positions in {:.1} min (seed {}, {} nodes per move)",
+            self.state.number("data_seconds") / 60.0,
+            self.seed,
+            self.args.nodes
+        ));
+        Ok(true)
+    }
+
+    /// The window, as recorded when training started (so that a resumed run trains on the
+    /// same files), or chosen now.
+    fn window(&mut self) -> Result<Vec<window::Entry>, String> {
+        if let Some(recorded) = self.state.get("window") {
+            let entries: Option<Vec<window::Entry>> = recorded
+                .split(',')
+                .map(|e| {
+                    let (path, n) = e.rsplit_once('=')?;
+                    Some(window::Entry {
+                        path: PathBuf::from(path),
+                        positions: n.parse().ok()?,
+                    })
+                })
+                .collect();
+            if let Some(entries) = entries {
+                if entries
+                    .iter()
+                    .all(|e| window::positions(&e.path).ok() == Some(e.positions))
+                {
+                    return Ok(entries);
+                }
+            }
+            self.say("the recorded window changed; training starts again");
+            std::fs::remove_dir_all(self.path("train")).ok();
+        }
+        let mut others = self.args.window.clone();
+        if let Ok(dirs) = std::fs::read_dir(&self.root) {
+            let mut gens: Vec<PathBuf> = dirs
+                .filter_map(|d| d.ok().map(|d| d.path().join("data.bin")))
+                .filter(|p| p.is_file())
+                .collect();
+            gens.sort();
+            others.extend(gens);
+        }
+        let mut notes = Vec::new();
+        let own = self.path("data.bin");
+        let chosen = window::choose(&own, &others, self.args.window_positions, &mut |n| {
+            notes.push(n)
+        })?;
+        for n in notes {
+            self.say(&format!("window: {n}"));
+        }
+        let recorded: Vec<String> = chosen
+            .iter()
+            .map(|e| format!("{}={}", e.path.display(), e.positions))
+            .collect();
+        self.state.set("window", recorded.join(","))?;
+        Ok(chosen)
+    }
+
+    /// Training warm-started from the current net, resumed from its last checkpoint.
+    fn train(&mut self) -> Result<bool, String> {
+        let chosen = self.window()?;
+        let total: u64 = chosen.iter().map(|e| e.positions).sum();
+        self.say(&format!(
+            "train: {total} positions in {} file(s), from {}",
+            chosen.len(),
+            self.args.net
+        ));
+        let checkpoints = self.path("train");
+        let mut args = vec!["train".to_string(), "--data".into()];
+        args.extend(chosen.iter().map(|e| e.path.display().to_string()));
+        args.extend([
+            "--init".into(),
+            self.args.net.clone(),
+            "--epochs".into(),
+            self.args.epochs.to_string(),
+            "--threads".into(),
+            self.threads.to_string(),
+            "--seed".into(),
+            "1".into(),
+            "--out".into(),
+            self.path("candidate.nnue").display().to_string(),
+            "--checkpoint-dir".into(),
+            checkpoints.display().to_string(),
+        ]);
+        if let Some(h) = self.args.hidden {
+            args.extend(["--hidden".into(), h.to_string()]);
+        }
+        if let Some(last) = last_checkpoint(&checkpoints) {
+            self.say(&format!("train: resuming from {}", last.display()));
+            args.extend(["--resume".into(), last.display().to_string()]);
+        }
+        let deadline = self.deadline;
+        if let Ended::OutOfTime(_) = self.child("train", args, deadline)? {
+            return Ok(false);
+        }
+        let candidate = Network::load(&self.path("candidate.nnue").display().to_string())
+            .map_err(|e| format!("the trained net: {e}"))?;
+        self.say(&format!(
+            "train: candidate.nnue, {}, val loss {} in {:.1} min",
+            init::shape(candidate.features, candidate.hidden, candidate.activation),
+            field(&candidate.provenance, "val loss ").unwrap_or("-"),
+            self.state.number("train_seconds") / 60.0
+        ));
+        Ok(true)
+    }
+
+    /// The match arguments shared by the screen and the SPRT: the candidate first.
+    fn match_args(&self, results: &str) -> Result<Vec<String>, String> {
+        let openings = self.path("openings.txt");
+        if !openings.exists() {
+            std::fs::write(&openings, OPENINGS)
+                .map_err(|e| format!("{}: {e}", openings.display()))?;
+        }
+        let engine = self.engine.display().to_string();
+        // The engine plays with its embedded net unless told to load another.
+        let current =
+            (self.args.net != init::EMBEDDED).then(|| format!("option.EvalFile={}", self.args.net));
+        Ok([
+            "match".into(),
+            "--engine".into(),
+            "name=candidate".into(),
+            format!("cmd={engine}"),
+            format!("option.EvalFile={}", self.path("candidate.nnue").display()),
+            "--engine".into(),
+            "name=current".into(),
+            format!("cmd={engine}"),
+        ]
+        .into_iter()
+        .chain(current)
+        .chain([
+            "--each".into(),
+            "option.Threads=1".into(),
+            format!("option.Hash={}", self.args.hash),
+            "option.PinThreads=false".into(),
+            "option.OwnBook=false".into(),
+            "--openings".into(),
+            openings.display().to_string(),
+            "--concurrency".into(),
+            self.threads.to_string(),
+            "--resign".into(),
+            "score=600".into(),
+            "count=4".into(),
+            "--draw".into(),
+            "movenumber=40".into(),
+            "score=10".into(),
+            "count=8".into(),
+            "--resume".into(),
+            self.path(results).display().to_string(),
+        ])
+        .collect())
+    }
+
+    /// A fixed-node match; the generation ends here when the candidate is clearly worse (the
+    /// top of its 95% interval below zero).
+    fn screen(&mut self) -> Result<bool, String> {
+        if self.args.screen_games == 0 {
+            return Ok(true);
+        }
+        let mut args = self.match_args("screen.tsv")?;
+        args.extend([
+            "--games".into(),
+            self.args.screen_games.to_string(),
+            "--nodes".into(),
+            self.args.screen_nodes.to_string(),
+        ]);
+        let deadline = self.deadline;
+        let result = match self.child("screen", args, deadline)? {
+            Ended::OutOfTime(_) => return Ok(false),
+            Ended::Finished(r) => r.and_then(|r| outcome(&r)),
+        };
+        let result = result.ok_or("the screen printed no result line (see screen.log)")?;
+        let line = format!(
+            "{} in {} games at {} nodes per move",
+            result.summary(),
+            result.wld.0 + result.wld.1 + result.wld.2,
+            self.args.screen_nodes
+        );
+        self.say(&format!("screen: {line}"));
+        self.state.set("screen", &line)?;
+        if result.elo + result.err < 0.0 {
+            self.state
+                .set("decision", format!("rejected by the screen: {line}"))?;
+        }
+        Ok(true)
+    }
+
+    /// The SPRT against the current net.
+    fn sprt(&mut self) -> Result<bool, String> {
+        let mut args = self.match_args("sprt.tsv")?;
+        args.extend([
+            "--games".into(),
+            self.args.sprt_games.to_string(),
+            "--pgnout".into(),
+            self.path("sprt.pgn").display().to_string(),
+        ]);
+        match self.args.sprt_nodes {
+            Some(n) => args.extend(["--nodes".into(), n.to_string()]),
+            None => args.extend(["--tc".into(), self.args.sprt_tc.clone()]),
+        }
+        args.push("--sprt".into());
+        args.extend(self.args.sprt.split_whitespace().map(String::from));
+        let deadline = self.deadline;
+        let result = match self.child("sprt", args, deadline)? {
+            Ended::OutOfTime(_) => return Ok(false),
+            Ended::Finished(r) => r.and_then(|r| outcome(&r)),
+        };
+        let result = result.ok_or("the SPRT printed no result line (see sprt.log)")?;
+        let limit = match self.args.sprt_nodes {
+            Some(n) => format!("{n} nodes per move"),
+            None => self.args.sprt_tc.clone(),
+        };
+        let line = format!("{} {}, {}", result.summary(), result.sprt, limit);
+        self.say(&format!("sprt: {line}"));
+        self.state.set("sprt", &line)?;
+        if result.sprt != "accepted" {
+            self.state.set(
+                "decision",
+                format!(
+                    "not taken: the SPRT {} it ({line})",
+                    match result.sprt.as_str() {
+                        "rejected" => "rejected",
+                        _ => "did not accept",
+                    }
+                ),
+            )?;
+        }
+        Ok(true)
+    }
+
+    /// The SPRT accepted the candidate: the new net with its provenance, and its row.
+    fn decide(&mut self) -> Result<(), String> {
+        let candidate = self.path("candidate.nnue");
+        let mut net = Network::load(&candidate.display().to_string())
+            .map_err(|e| format!("{}: {e}", candidate.display()))?;
+        let get = |k: &str| self.state.get(k).unwrap_or("-").to_string();
+        net.provenance = format!(
+            "{}; generation from {} (body checksum {:016x}): self-play {} positions, seed {}, {} \
+             nodes per move; screen {}; SPRT {}",
+            net.provenance,
+            crate::train::provenance::relative_path(&self.args.net, None),
+            self.checksum,
+            get("data_positions"),
+            self.seed,
+            self.args.nodes,
+            get("screen"),
+            get("sprt")
+        );
+        let accepted = self.path("accepted.nnue");
+        std::fs::write(&accepted, net.to_bytes())
+            .map_err(|e| format!("{}: {e}", accepted.display()))?;
+        let row = format!(
+            "| {date} | {data} positions of self-play by the current net ({nodes} nodes/move, seed \
+             {seed}, {data_min:.0} min) + window: {window} | {shape}, {kib} KiB | {epochs} epochs \
+             warm-started from {from}, {train_min:.1} min, val loss {val} | screen: {screen}; \
+             SPRT: {sprt} |\n",
+            date = date_today(),
+            data = get("data_positions"),
+            nodes = self.args.nodes,
+            seed = self.seed,
+            data_min = self.state.number("data_seconds") / 60.0,
+            window = get("window")
+                .split(',')
+                .map(|e| e.rsplit('/').next().unwrap_or(e).to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            shape = init::shape(net.features, net.hidden, net.activation),
+            kib = net.to_bytes().len() / 1024,
+            epochs = self.args.epochs,
+            from = self.args.net,
+            train_min = self.state.number("train_seconds") / 60.0,
+            val = field(&net.provenance, "val loss ").unwrap_or("-"),
+            screen = get("screen"),
+            sprt = get("sprt"),
+        );
+        std::fs::write(self.path("row.md"), &row)
+            .map_err(|e| format!("{}: {e}", self.path("row.md").display()))?;
+        self.state
+            .set("decision", format!("accepted: {}", accepted.display()))?;
+        self.say(&format!(
+            "accepted: {} (row for the generations table: {})",
+            accepted.display(),
+            self.path("row.md").display()
+        ));
+        Ok(())
+    }
+}
+
+/// The last `epoch-N.ckpt` in `dir`.
+fn last_checkpoint(dir: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let n: usize = name
+                .strip_prefix("epoch-")?
+                .strip_suffix(".ckpt")?
+                .parse()
+                .ok()?;
+            Some((n, e.path()))
+        })
+        .max_by_key(|(n, _)| *n)
+        .map(|(_, p)| p)
+}
+
+/// The word after `key` in a provenance text (up to the next `;`).
+fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let rest = &text[text.find(key)? + key.len()..];
+    Some(rest.split(';').next().unwrap_or(rest).trim())
+}
+
+/// Today's date (UTC) as YYYY-MM-DD, from the system clock.
+fn date_today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_lines_are_read_and_summarised() {
+        let o = outcome("result: elo=+12.5 err=30.1 llr=1.2 w=40 l=30 d=30 games=100 sprt=running")
+            .expect("a result");
+        assert_eq!(o.elo, 12.5);
+        assert_eq!(o.wld, (40, 30, 30));
+        assert_eq!(o.sprt, "running");
+        assert_eq!(o.summary(), "+12.5 ± 30.1 (40-30-30)");
+        assert_eq!(
+            outcome("result: elo=+1.0 err=inf llr=- w=0 l=0 d=0 games=0 sprt=off").map(|o| o.err),
+            Some(f64::INFINITY)
+        );
+        assert_eq!(outcome("status: nothing"), None);
+    }
+
+    #[test]
+    fn provenance_fields_checkpoints_and_dates() {
+        assert_eq!(
+            field("a; K 263.4; val loss 0.009253; init x", "val loss "),
+            Some("0.009253")
+        );
+        assert_eq!(field("a; val loss 0.1", "val loss "), Some("0.1"));
+        assert_eq!(field("a", "val loss "), None);
+        let dir = std::env::temp_dir().join(format!("pao-gen-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        assert_eq!(last_checkpoint(&dir), None);
+        for n in [1, 2, 10] {
+            std::fs::write(dir.join(format!("epoch-{n}.ckpt")), b"").expect("written");
+        }
+        assert_eq!(last_checkpoint(&dir), Some(dir.join("epoch-10.ckpt")));
+        std::fs::remove_dir_all(&dir).ok();
+        let today = date_today();
+        assert_eq!((today.len(), &today[4..5], &today[7..8]), (10, "-", "-"));
+        assert!(today.as_str() >= "2026-01-01", "{today}");
+    }
+}
