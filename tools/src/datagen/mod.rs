@@ -291,9 +291,8 @@ fn settings_line(args: &RunArgs) -> Result<String, String> {
         (_, true) => "none".to_string(),
         (Some(_), false) => file_hash(&args.evalfile, "none")?,
         (None, false) => hash(
-            &pao::eval::nnue::embedded()
-                .ok_or("this build embeds no net: give --evalfile NET or --hce")?
-                .to_bytes(),
+            pao::eval::nnue::embedded_bytes()
+                .ok_or("this build embeds no net: give --evalfile NET or --hce")?,
         ),
     };
     Ok(format!(
