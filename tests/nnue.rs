@@ -253,22 +253,26 @@ fn the_embedded_net_has_a_clean_provenance() {
     );
 }
 
-/// Generation 1's net, re-stamped with a clean provenance, keeps its weights bit for bit: the
-/// checksum of the file's body is the one it was embedded with.
+/// Generation 2's net keeps its weights bit for bit: the checksum of the file's body is the one
+/// it was embedded with, and its provenance names the net it was warm-started from (generation
+/// 1's, body checksum 714452a4bf4ab7be) and its data.
 #[test]
-fn the_embedded_net_keeps_generation_1s_weights() {
+fn the_embedded_net_keeps_generation_2s_weights() {
     use pao::eval::nnue::file::{fnv1a, HEADER_SIZE};
     let Some(net) = pao::eval::nnue::embedded() else {
         println!("skipped: this build embeds no net");
         return;
     };
     let bytes = net.to_bytes();
-    assert_eq!(net.hidden, 128);
+    assert_eq!(net.hidden, 256);
     assert_eq!(
         fnv1a(&bytes[HEADER_SIZE + net.provenance.len()..]),
-        0x7144_52a4_bf4a_b7be
+        0x18f9_a26d_0a28_6086
     );
     assert!(net.provenance.contains(
-        "command: pao-tools train --data $DATA/gen0.bin $DATA/gen1.bin --hidden 128 --threads 2 --seed 1"
+        "command: pao-tools train --data gen2-seed3.bin --init embedded --hidden 256 --threads 2 --seed 1"
     ));
+    assert!(net
+        .provenance
+        .contains("init embedded (body checksum 714452a4bf4ab7be)"));
 }

@@ -27,6 +27,14 @@ fn engine() -> PathBuf {
     pao
 }
 
+/// The embedded net and its body checksum (the net file header's bytes 40-48).
+fn embedded() -> (pao::eval::nnue::Network, String) {
+    let bytes = include_bytes!("../../src/eval/nnue/default.nnue");
+    let net = pao::eval::nnue::Network::from_bytes(bytes).expect("the embedded net");
+    let checksum = u64::from_le_bytes(bytes[40..48].try_into().expect("a header"));
+    (net, format!("{checksum:016x}"))
+}
+
 fn generation_dir(root: &Path) -> PathBuf {
     let dirs: Vec<PathBuf> = std::fs::read_dir(root)
         .expect("data dir")
@@ -78,9 +86,10 @@ fn a_generation_runs_every_stage_and_a_second_run_continues_from_its_state() {
     }
     let gen = generation_dir(&root);
     // Named by the embedded net's body checksum.
+    let (net, checksum) = embedded();
     assert_eq!(
         gen.file_name().and_then(|n| n.to_str()),
-        Some("gen-714452a4bf4ab7be")
+        Some(format!("gen-{checksum}").as_str())
     );
     for file in [
         "data.bin",
@@ -108,11 +117,11 @@ fn a_generation_runs_every_stage_and_a_second_run_continues_from_its_state() {
     assert_eq!(screen_games, 2);
     let candidate = pao::eval::nnue::Network::load(gen.join("candidate.nnue").to_str().unwrap())
         .expect("the candidate loads");
-    assert_eq!(candidate.hidden, 128);
+    assert_eq!(candidate.hidden, net.hidden);
     assert!(
         candidate
             .provenance
-            .contains("init embedded (body checksum 714452a4bf4ab7be)"),
+            .contains(&format!("init embedded (body checksum {checksum})")),
         "{}",
         candidate.provenance
     );

@@ -296,6 +296,9 @@ fn bad_arguments_and_bad_files_are_one_error_line() {
 #[test]
 fn zero_epochs_from_the_embedded_net_write_its_weights_back_and_other_shapes_are_refused() {
     let dir = temp_dir("init");
+    let bytes = include_bytes!("../../src/eval/nnue/default.nnue");
+    let checksum = u64::from_le_bytes(bytes[40..48].try_into().expect("a header"));
+    let hidden = Network::from_bytes(bytes).expect("the embedded net").hidden;
     let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
     let (code, _, err) = tools(&["synth-data", "--positions", "2000", "--out", &p("d.bin")]);
     assert_eq!(code, 0, "{err}");
@@ -314,7 +317,9 @@ fn zero_epochs_from_the_embedded_net_write_its_weights_back_and_other_shapes_are
     ]);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(
-        out.contains("starting from embedded (plain features, hidden 128, screlu"),
+        out.contains(&format!(
+            "starting from embedded (plain features, hidden {hidden}, screlu"
+        )),
         "{out}"
     );
     let again = Network::load(&p("again.nnue")).expect("loads");
@@ -332,9 +337,10 @@ fn zero_epochs_from_the_embedded_net_write_its_weights_back_and_other_shapes_are
     );
     assert!(again
         .provenance
-        .contains("; init embedded (body checksum 714452a4bf4ab7be)"));
+        .contains(&format!("; init embedded (body checksum {checksum:016x})")));
     check_provenance(&again.provenance, &dir);
     // The written net starts a run in turn; a narrower or other net is refused in one line.
+    let wider = (hidden + 16).to_string();
     let (code, out, err) = tools(&[
         "train",
         "--data",
@@ -346,12 +352,15 @@ fn zero_epochs_from_the_embedded_net_write_its_weights_back_and_other_shapes_are
         "--threads",
         "1",
         "--hidden",
-        "144",
+        &wider,
         "--out",
         &p("wide.nnue"),
     ]);
     assert_eq!(code, 0, "{out}\n{err}");
-    assert_eq!(Network::load(&p("wide.nnue")).expect("loads").hidden, 144);
+    assert_eq!(
+        Network::load(&p("wide.nnue")).expect("loads").hidden,
+        hidden + 16
+    );
     for (flags, says) in [
         (&["--hidden", "64"][..], "hidden 64"),
         (&["--features", "king-buckets"][..], "king-buckets"),
@@ -374,8 +383,9 @@ fn zero_epochs_from_the_embedded_net_write_its_weights_back_and_other_shapes_are
         assert_eq!(code, 1, "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
-            err.contains("the net to start from has plain features, hidden 128")
-                && err.contains(says),
+            err.contains(&format!(
+                "the net to start from has plain features, hidden {hidden}"
+            )) && err.contains(says),
             "{err}"
         );
     }

@@ -151,16 +151,19 @@ mod tests {
         let net = embedded();
         let buckets = Inputs::of(FeatureSet::from_name("king-buckets").expect("a set"), true);
         let err = float_net(&net, buckets, net.hidden, net.activation, 1).expect_err("refused");
+        let h = net.hidden;
         assert_eq!(
             err,
-            "the net to start from has plain features, hidden 128, screlu; this run asks for \
-             king-buckets features, hidden 128, screlu (only a wider hidden layer can start \
-             from it)"
+            format!(
+                "the net to start from has plain features, hidden {h}, screlu; this run asks \
+                 for king-buckets features, hidden {h}, screlu (only a wider hidden layer can \
+                 start from it)"
+            )
         );
         assert!(!err.contains('\n'));
         let narrow = float_net(&net, Inputs::PLAIN, 64, net.activation, 1).expect_err("refused");
         assert!(narrow.contains("hidden 64"), "{narrow}");
-        let crelu = float_net(&net, Inputs::PLAIN, 128, Activation::ClippedRelu, 1);
+        let crelu = float_net(&net, Inputs::PLAIN, h, Activation::ClippedRelu, 1);
         assert!(crelu.is_err());
     }
 }
