@@ -103,7 +103,8 @@ fn uci_clock_of_the_side_to_move() {
     assert!(engine_ms <= 495 + ENGINE_SLACK_MS, "engine time {engine_ms}");
     assert!(wall <= Duration::from_millis(495) + WALL_SLACK, "{wall:?}");
     let mut pos = Position::startpos();
-    pos.make_move(pos.parse_legal_move("h2e2", RankBase::Zero).expect("move"));
+    let h2e2 = pos.parse_legal_move("h2e2", RankBase::Zero).expect("move");
+    pos.make_move(h2e2);
     assert!(pos.parse_legal_move(&mv, RankBase::Zero).is_ok(), "{mv}");
     // Red to move with 10 s + 0.1 s: soft 9970 / 30 + 75 = 407 ms, hard 5 x 407 = 2035 ms.
     e.send(&format!("position fen {MIDDLEGAME}"));
@@ -154,7 +155,8 @@ fn uci_ponder_then_ponderhit_starts_the_clock() {
     assert!(total >= 1200, "the search ran {total} ms since go");
     let mut pos = Position::startpos();
     for m in ["h2e2", "h9g7"] {
-        pos.make_move(pos.parse_legal_move(m, RankBase::Zero).expect("move"));
+        let mv = pos.parse_legal_move(m, RankBase::Zero).expect("move");
+        pos.make_move(mv);
     }
     let mv = bestmove_of(&best).expect("a move");
     assert!(pos.parse_legal_move(&mv, RankBase::Zero).is_ok(), "{mv}");
