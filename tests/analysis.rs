@@ -69,6 +69,9 @@ fn multipv_with_full_search_gives_distinct_ordered_lines_and_keeps_line_one() {
         limits.multipv = 3;
         let (multi, it) = search(SearchConfig::FULL, fen, &limits, &[]);
         let lines = it.expect("an iteration").lines;
+        // Three lines, unless the position has fewer legal moves.
+        let legal = Position::from_fen(fen).expect("FEN").legal_moves().len();
+        assert_eq!(lines.len(), legal.min(3), "{fen}: {lines:?}");
         for pair in lines.windows(2) {
             assert!(pair[0].score >= pair[1].score, "{fen}: {lines:?}");
             assert_ne!(pair[0].pv[0], pair[1].pv[0]);

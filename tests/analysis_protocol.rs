@@ -125,10 +125,35 @@ fn go_mate_in_both_dialects() {
 fn show_wdl_and_analyse_mode() {
     let mut e = Engine::uci(1);
     e.send("setoption name UCI_ShowWDL value true");
+    // ElephantEye's book knows the start position: a game's `go` plays from it at once.
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eleeye-BOOK.DAT");
+    e.send(&format!("setoption name BookFile value {book}"));
+    e.send("setoption name OwnBook value true");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (best, lines) = e.expect_prefix("bestmove");
+    assert!(bestmove_of(&best).is_some(), "{best}");
+    let depths = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth "))
+            .map(|l| l.split_whitespace().nth(2).unwrap_or("").to_string())
+            .collect()
+    };
+    let book_lines = depths(&lines);
+    assert_eq!(book_lines.len(), 16, "one line per book move: {lines:?}");
+    assert!(book_lines.iter().all(|d| d == "0"), "{lines:?}");
+    // Analysis mode: no book, a search, and every line with its win/draw/loss per mille.
     e.send("setoption name UCI_AnalyseMode value true");
     e.send("position startpos");
     e.send("go depth 3");
-    let (_, lines) = e.expect_prefix("bestmove");
+    let (best, lines) = e.expect_prefix("bestmove");
+    assert!(bestmove_of(&best).is_some(), "{best}");
+    let searched = depths(&lines);
+    assert!(!searched.contains(&"0".to_string()), "{lines:?}");
+    for d in ["1", "2", "3"] {
+        assert!(searched.contains(&d.to_string()), "no depth {d}: {lines:?}");
+    }
     for l in lines.iter().filter(|l| l.starts_with("info depth")) {
         let w: Vec<&str> = l.split_whitespace().collect();
         let i = w.iter().position(|x| *x == "wdl").expect("wdl field");

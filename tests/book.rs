@@ -97,28 +97,124 @@ fn never_a_move_that_repeats_a_position() {
     }
 }
 
+/// ElephantEye's own book (`tests/data/eleeye-BOOK.DAT`: the BOOK.DAT of ElephantEye 3.31,
+/// LGPL 2.1, unchanged), read here without the reader under test: its layout as ElephantEye's
+/// `book.h` and `book.cpp` define it. 8-byte little-endian records, `u32` position lock, `u16`
+/// move, `u16` weight, sorted by lock; a move is `from | to << 8` on ElephantEye's 16x16 board,
+/// where a square is `x + 16 y`, files `x` 3..11 from red's left and ranks `y` 3..12 from
+/// black's side; a position missing from the book is looked up again mirrored left-right, and
+/// its moves mirrored back. Only the key function comes from Pao (ElephantEye draws its Zobrist
+/// words from an RC4 stream); the book itself then says whether it is right: a wrong key finds
+/// no positions beyond chance, a wrong move decoding finds illegal moves.
+const EE_BOOK: &[u8] = include_bytes!("data/eleeye-BOOK.DAT");
+
+/// (lock, move, weight) records, in file order.
+fn ee_records() -> Vec<(u32, u16, u16)> {
+    EE_BOOK
+        .chunks_exact(8)
+        .map(|r| {
+            (
+                u32::from_le_bytes([r[0], r[1], r[2], r[3]]),
+                u16::from_le_bytes([r[4], r[5]]),
+                u16::from_le_bytes([r[6], r[7]]),
+            )
+        })
+        .collect()
+}
+
+/// ICCS text of an ElephantEye square (`None` off the board), optionally mirrored.
+fn ee_square_text(sq: u16, mirror: bool) -> Option<String> {
+    let (x, y) = (sq & 15, sq >> 4);
+    if !(3..=11).contains(&x) || !(3..=12).contains(&y) {
+        return None;
+    }
+    let file = if mirror { 8 - (x - 3) } else { x - 3 };
+    Some(format!("{}{}", (b'a' + file as u8) as char, 12 - y))
+}
+
+/// An ElephantEye move as ICCS text.
+fn ee_move_text(raw: u16, mirror: bool) -> Option<String> {
+    Some(ee_square_text(raw & 0xff, mirror)? + &ee_square_text(raw >> 8, mirror)?)
+}
+
 #[test]
-fn elephanteye_book_when_present() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/eleeye-BOOK.DAT"
-    );
-    if !std::path::Path::new(path).exists() {
-        eprintln!("skipped: ../shared/data/eleeye-BOOK.DAT not present");
-        return;
-    }
-    let book = Book::open(path).expect("ElephantEye's book");
-    assert_eq!(book.len(), 12081);
-    let mut pos = Position::startpos();
-    let moves = book.moves(&mut pos);
-    assert_eq!(moves.len(), 16);
+fn elephanteye_book_records_decode_independently() {
+    let records = ee_records();
+    assert_eq!((EE_BOOK.len() % 8, records.len()), (0, 12081));
+    assert!(records.windows(2).all(|w| w[0].0 <= w[1].0), "sorted by lock");
+    // The range of records of a lock.
+    let range = |lock: u32| {
+        let a = records.partition_point(|r| r.0 < lock);
+        let b = records.partition_point(|r| r.0 <= lock);
+        a..b
+    };
+    // The start position: ElephantEye's worked example plays b2e2 with weight 1473 (and h2e2,
+    // its mirror, weighs the same); 16 book moves in all, each legal.
+    let start = Position::startpos();
+    let at_start = range(book_key(&start, false));
+    let moves: Vec<(String, u16)> = records[at_start]
+        .iter()
+        .map(|&(_, m, w)| (ee_move_text(m, false).expect("on the board"), w))
+        .collect();
+    assert_eq!(moves.len(), 16, "{moves:?}");
     for m in ["h2e2", "b2e2"] {
-        assert_eq!(
-            moves.iter().find(|b| b.mv == mv(m)).map(|b| b.weight),
-            Some(1473),
-            "{m}"
-        );
+        assert!(moves.contains(&(m.to_string(), 1473)), "{m}: {moves:?}");
     }
+    // Every position reached by book moves from the start: its records (found by Pao's key,
+    // decoded here) are legal moves there, and they are what Pao's reader offers.
+    let book = Book::from_bytes(EE_BOOK).expect("the reader under test");
+    let mut seen_records = vec![false; records.len()];
+    let mut seen_positions = std::collections::HashSet::new();
+    let mut frontier = vec![Position::startpos()];
+    let (mut positions, mut illegal) = (0, 0);
+    while let Some(mut pos) = frontier.pop() {
+        if !seen_positions.insert(pos.key()) {
+            continue;
+        }
+        let mut found = None;
+        for mirror in [false, true] {
+            let r = range(book_key(&pos, mirror));
+            if !r.is_empty() {
+                found = Some((r, mirror));
+                break;
+            }
+        }
+        let Some((r, mirror)) = found else { continue };
+        positions += 1;
+        let mut legal: Vec<(Move, u32)> = Vec::new();
+        for i in r {
+            seen_records[i] = true;
+            let (_, raw, weight) = records[i];
+            let text = ee_move_text(raw, mirror).expect("a square on the board");
+            match pos.parse_legal_move(&text, RankBase::Zero) {
+                Ok(m) => {
+                    if weight > 0 {
+                        legal.push((m, weight as u32));
+                    }
+                }
+                Err(_) => illegal += 1,
+            }
+        }
+        let mut offered: Vec<(Move, u32)> = book
+            .moves(&mut pos)
+            .into_iter()
+            .map(|b| (b.mv, b.weight))
+            .collect();
+        offered.sort_by_key(|&(m, _)| m.raw());
+        legal.sort_by_key(|&(m, _)| m.raw());
+        assert_eq!(offered, legal, "{}", pos.to_fen());
+        for (m, _) in legal {
+            let mut next = pos.clone();
+            next.make_move(m);
+            frontier.push(next);
+        }
+    }
+    let reached = seen_records.iter().filter(|&&s| s).count();
+    // From the start position the book's own moves reach 5,759 of its positions (a position and
+    // its mirror counted apart) and 3,932 of its records (the rest lie behind replies the book
+    // does not hold), and not one move reached is illegal where it is found. A wrong key would
+    // find next to nothing past the start, a wrong move decoding illegal moves.
+    assert_eq!((positions, reached, illegal), (5759, 3932, 0));
 }
 
 use pao::book::builder::{build, parse_games, BuildOptions, Outcome};

@@ -256,7 +256,7 @@ fn analyze_follows_the_game_until_exit() {
     e.send("exit");
     e.send("ping 7");
     e.expect_exact_eventually("pong 7");
-    assert_eq!(e.next_line(Duration::from_millis(500)), None);
+    e.expect_silence(Duration::from_millis(500));
 }
 
 #[test]
@@ -291,6 +291,30 @@ fn question_mark_moves_now() {
 }
 
 #[test]
+fn question_mark_also_moves_in_the_search_a_waiting_move_starts() {
+    let mut e = Engine::cecp();
+    // Long moves: the engine plays red and thinks for 30 s.
+    e.send("st 30");
+    e.send("go");
+    std::thread::sleep(Duration::from_millis(300));
+    // Black's reply waits for red's move; `?` moves now, and the reply gives the engine its
+    // turn again: that search moves at once as well, and the pong follows without waiting
+    // for it (it once waited the whole 30 s).
+    let start = Instant::now();
+    e.send_burst(&["usermove i9i8", "?", "ping 5"]);
+    let first = engine_move(&mut e);
+    let second = engine_move(&mut e);
+    e.expect_exact("pong 5");
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    let mut moves = vec![first];
+    moves.push("i9i8".into());
+    assert!(play(None, &moves)
+        .parse_legal_move(&second, RankBase::Zero)
+        .is_ok());
+}
+
+#[test]
 fn the_clock_from_level_and_time_is_kept() {
     let mut e = Engine::cecp();
     // 2 seconds for the game: the move must come well inside the clock.
@@ -320,6 +344,30 @@ fn the_clock_from_level_and_time_is_kept() {
     assert_eq!(depths.last(), Some(&3), "{lines:?}");
 }
 
+/// Reads thinking lines printed after the engine's move, before any reply is sent: the ponder
+/// search on the position after the expected reply (`moves` + `expected`). Returns how many
+/// came within `wait`; each must be a line of that position.
+fn ponder_lines(e: &mut Engine, moves: &[String], expected: &str, wait: Duration) -> usize {
+    let mut after: Vec<String> = moves.to_vec();
+    after.push(expected.to_string());
+    let deadline = Instant::now() + wait;
+    let mut count = 0;
+    while let Some(l) = e.next_line(deadline.saturating_duration_since(Instant::now())) {
+        let pv = thinking(&l)
+            .unwrap_or_else(|| panic!("'{l}' while pondering: {:?}", e.transcript))
+            .4;
+        assert!(
+            play(None, &after)
+                .parse_legal_move(&pv[0], RankBase::Zero)
+                .is_ok(),
+            "ponder line '{l}' is not about the position after {expected}"
+        );
+        count += 1;
+    }
+    e.assert_alive();
+    count
+}
+
 #[test]
 fn pondering_on_the_expected_reply_and_on_another() {
     let mut e = Engine::cecp();
@@ -338,12 +386,20 @@ fn pondering_on_the_expected_reply_and_on_another() {
         .4;
     assert_eq!(pv[0], moves[1]);
     let expected = pv.get(1).cloned().expect("a ponder move");
-    std::thread::sleep(Duration::from_millis(300));
+    // The engine thinks on the opponent's time: thinking lines about the position after the
+    // expected reply, before any reply comes.
+    let pondered = ponder_lines(&mut e, &moves, &expected, Duration::from_millis(600));
+    assert!(pondered > 0, "no ponder search: {:?}", e.transcript);
     e.send("time 6000");
     e.send("otim 6000");
+    // The expected reply: a ponder hit, the search goes on as the engine's move, which comes
+    // within its second (`st 1`) counted from the reply.
+    let start = Instant::now();
     e.send(&format!("usermove {expected}"));
     moves.push(expected);
     let m = engine_move(&mut e);
+    let took = start.elapsed();
+    assert!(took < Duration::from_millis(1500), "{took:?}");
     assert!(
         play(None, &moves)
             .parse_legal_move(&m, RankBase::Zero)
@@ -351,10 +407,25 @@ fn pondering_on_the_expected_reply_and_on_another() {
         "{m}"
     );
     moves.push(m);
+    let pv = e
+        .transcript
+        .iter()
+        .rev()
+        .filter_map(|l| l.strip_prefix("< "))
+        .find_map(thinking)
+        .expect("thinking")
+        .4;
+    let expected = pv.get(1).cloned().expect("a ponder move");
+    let pondered = ponder_lines(&mut e, &moves, &expected, Duration::from_millis(600));
+    assert!(pondered > 0, "no ponder search: {:?}", e.transcript);
     // Another reply than the expected one: the ponder move is taken back first.
-    std::thread::sleep(Duration::from_millis(300));
     let mut pos = play(None, &moves);
-    let other = pos.legal_moves()[0].to_string();
+    let other = pos
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .find(|m| *m != expected)
+        .expect("another move");
     e.send(&format!("usermove {other}"));
     moves.push(other);
     let m = engine_move(&mut e);
@@ -468,7 +539,7 @@ fn force_is_not_held_up_by_a_time_control_sent_during_the_move() {
     e.send_burst(&["new", "go", "st 0", "force", "ping 2"]);
     prompt_pong(&mut e, 2, Duration::from_secs(1));
     // No move comes after `force` either.
-    assert_eq!(e.next_line(Duration::from_millis(1500)), None);
+    e.expect_silence(Duration::from_millis(1500));
     // `st 0` applies to the next search: the move comes at once, not after seconds.
     let start = Instant::now();
     e.send("go");

@@ -254,6 +254,38 @@ fn the_search_probes_tables_below_the_root_and_bad_paths_keep_the_engine_serving
 }
 
 #[test]
+fn use_egtb_false_leaves_the_tables_unread() {
+    let dir = protocol_tables("off");
+    let mut u = Engine::uci(1);
+    u.send(&format!("setoption name EGTBPath value {}", dir.display()));
+    let _ = u.expect_prefix("info string 5 endgame tables");
+    u.send("setoption name UseEGTB value false");
+    // The root is searched, not answered from the table: iterations, and no line counts hits.
+    u.send("position fen 3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1");
+    u.send("go depth 3");
+    let (best, infos) = u.expect_prefix("bestmove");
+    assert!(best.starts_with("bestmove a1d1"), "{best}");
+    assert!(
+        infos.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{infos:?}"
+    );
+    assert!(infos.iter().all(|l| !l.contains("tbhits")), "{infos:?}");
+    // Below the root, where the tables answered with hits, neither.
+    u.send("position fen 3k5/9/4n4/9/9/9/9/2C6/9/R3K4 w - - 0 1");
+    u.send("go depth 9");
+    let (_, infos) = u.expect_prefix("bestmove");
+    assert!(infos.iter().all(|l| !l.contains("tbhits")), "{infos:?}");
+    // On again: the root answers from the table at once.
+    u.send("setoption name UseEGTB value true");
+    u.send("position fen 3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1");
+    u.send("go depth 3");
+    u.expect_exact("info depth 1 seldepth 1 score mate 1 time 0 nodes 0 tbhits 1 pv a1d1");
+    u.expect_exact("bestmove a1d1");
+    u.send("quit");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn rule_draws_are_left_to_the_search() {
     let (set, pos) = krkn_position(|_, code, _| code == pao::egtb::value::RULE_DRAW)
         .expect("KRKN has rule draws");

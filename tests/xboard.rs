@@ -1,7 +1,8 @@
 //! The real GUI: XBoard under Xvfb plays a two-game Pao-versus-Pao match in xiangqi at
 //! 10 s + 0.1 s, flag calling on, and saves the games; both must end by the rules, with no
 //! illegal move, no protocol error and no forfeit. `.ci/run` installs xboard and xvfb with apt
-//! where they are missing; without them this test says it was skipped and passes.
+//! where they are missing; without them this test says it was skipped and passes, except under
+//! `CI=true` (which `.ci/run` sets), where a missing program fails it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -39,7 +40,10 @@ fn games(pgn: &str) -> Vec<(String, String)> {
 fn xboard_plays_a_two_game_match_by_the_rules() {
     let (Some(xboard), Some(xvfb_run)) = (find("xboard", &["/usr/games"]), find("xvfb-run", &[]))
     else {
-        println!("skipped: xboard or xvfb-run is not installed (.ci/run installs them with apt)");
+        let why = "xboard or xvfb-run is not installed (.ci/run installs them with apt)";
+        // In CI a skip would hide a failed install: the test fails instead.
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: {why}");
+        println!("skipped: {why}");
         return;
     };
     let dir = std::env::temp_dir().join(format!("pao-xboard-{}", std::process::id()));

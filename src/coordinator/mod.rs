@@ -222,6 +222,15 @@ impl<W: Write> Coordinator<W> {
             self.queue.push_back(line);
             return;
         }
+        // CECP's `?` moves now in the search in progress, and in any that the commands waiting
+        // before it start: it also takes its place in the queue, where the drain that follows
+        // the move meets it.
+        if self.dialect == Some(Dialect::Cecp)
+            && !self.queue.is_empty()
+            && Self::cecp_is_move_now(&line)
+        {
+            self.queue.push_back(line.clone());
+        }
         self.execute(&line);
         // A CECP command may end the engine's search without a move: what waited runs now.
         if self.active.is_none() && !self.queue.is_empty() {
@@ -298,6 +307,21 @@ impl<W: Write> Coordinator<W> {
     }
 
     fn handshake(&mut self, dialect: Dialect) {
+        if let Some(spoken) = self.dialect.filter(|&d| d != dialect) {
+            // The first handshake decides: a GUI that switched mid-session would no longer
+            // understand the answers (and CECP keeps state the others do not).
+            let name = |d: Dialect| match d {
+                Dialect::Ucci => "ucci",
+                Dialect::Uci => "uci",
+                Dialect::Cecp => "xboard",
+            };
+            self.error(&format!(
+                "this session speaks {}; '{}' ignored",
+                name(spoken),
+                name(dialect)
+            ));
+            return;
+        }
         self.dialect = Some(dialect);
         let version = env!("CARGO_PKG_VERSION");
         match dialect {

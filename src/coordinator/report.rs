@@ -211,4 +211,43 @@ mod tests {
             .expect("a bestmove");
         assert!(!best.contains("h7e7"), "{out}");
     }
+
+    /// The hard limit ends a search by itself: here no iteration reaches the coordinator, so
+    /// the soft limit (checked after each) never can, and the move comes at the hard limit.
+    #[test]
+    fn the_hard_limit_ends_a_search_the_soft_limit_never_saw() {
+        let mut c = Coordinator::new(Vec::new()).expect("coordinator");
+        for line in [
+            "uci",
+            "setoption name Threads value 1",
+            "setoption name Move Overhead value 0",
+            "position startpos",
+        ] {
+            c.on_input(ReaderEvent::Line(line.to_string()));
+        }
+        let start = std::time::Instant::now();
+        c.on_input(ReaderEvent::Line("go movetime 300".to_string()));
+        while c.active.is_some() {
+            match c.events.recv_timeout(c.next_wake()) {
+                Ok(PoolEvent::Iteration { .. }) => {}
+                Ok(ev) => c.on_pool_event(ev),
+                Err(_) => c.on_tick(),
+            }
+            assert!(start.elapsed().as_secs() < 10, "the search never ended");
+        }
+        let took = start.elapsed();
+        assert!(
+            took >= std::time::Duration::from_millis(295),
+            "ended after {took:?}, before the hard limit"
+        );
+        assert!(
+            took < std::time::Duration::from_millis(800),
+            "ended after {took:?}, long after the hard limit"
+        );
+        let out = String::from_utf8(c.out.clone()).expect("utf-8");
+        assert!(
+            out.lines().any(|l| l.starts_with("bestmove ")),
+            "{out}"
+        );
+    }
 }

@@ -4,8 +4,10 @@
 pub mod searching;
 
 use std::io::{BufRead, BufReader, Write};
+use std::io::Read;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A running engine process.
@@ -15,6 +17,8 @@ pub struct Engine {
     lines: Receiver<String>,
     /// Every line read so far, for failure messages.
     pub transcript: Vec<String>,
+    /// What the engine wrote to stderr (only with `start_watched`).
+    stderr: Arc<Mutex<String>>,
 }
 
 /// Generous bound for any single expected reply (CI machines are slow and shared).
@@ -28,13 +32,37 @@ impl Engine {
 
     /// Starts `pao` with arguments.
     pub fn start_with(args: &[&str]) -> Engine {
+        Engine::spawn(args, false)
+    }
+
+    /// Starts the daemon with its stderr kept (`stderr_text`), to prove that nothing panicked.
+    pub fn start_watched() -> Engine {
+        Engine::spawn(&[], true)
+    }
+
+    fn spawn(args: &[&str], keep_stderr: bool) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pao"))
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if keep_stderr {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .spawn()
             .expect("start pao");
+        let stderr = Arc::new(Mutex::new(String::new()));
+        if let Some(mut pipe) = child.stderr.take() {
+            let sink = Arc::clone(&stderr);
+            std::thread::spawn(move || {
+                let mut chunk = [0u8; 4096];
+                while let Ok(n @ 1..) = pipe.read(&mut chunk) {
+                    let text = String::from_utf8_lossy(&chunk[..n]).into_owned();
+                    sink.lock().expect("stderr buffer").push_str(&text);
+                }
+            });
+        }
         let stdout = child.stdout.take().expect("stdout");
         let stdin = child.stdin.take();
         let (tx, rx) = channel();
@@ -51,7 +79,40 @@ impl Engine {
             stdin,
             lines: rx,
             transcript: Vec::new(),
+            stderr,
         }
+    }
+
+    /// What the engine wrote to stderr so far (empty unless started by `start_watched`).
+    pub fn stderr_text(&self) -> String {
+        self.stderr.lock().expect("stderr buffer").clone()
+    }
+
+    /// CPU time the process has used so far (Linux: from /proc; `None` elsewhere). A reply
+    /// that came late while the engine used next to no CPU was held up by other jobs on the
+    /// machine; one that came late while it used a core's worth waited for a search.
+    pub fn cpu_time(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // Fields after the command name (which may hold spaces) end with ')'.
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // utime and stime are fields 14 and 15 of the line, in clock ticks of 1/100 s here.
+        let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        Some(Duration::from_millis(ticks * 10))
+    }
+
+    /// True while the process runs.
+    pub fn is_alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Sends raw bytes as they are (for input that is not valid UTF-8).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.transcript
+            .push(format!("> {}", String::from_utf8_lossy(bytes).trim_end()));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to engine");
+        stdin.flush().expect("flush");
     }
 
     /// Sends one line.
@@ -105,6 +166,19 @@ impl Engine {
         }
     }
 
+    /// Reads until a line equal to `expected`, for at most `wait`; the lines before it.
+    pub fn read_until_within(&mut self, expected: &str, wait: Duration) -> Option<Vec<String>> {
+        let deadline = Instant::now() + wait;
+        let mut before = Vec::new();
+        loop {
+            match self.next_line(deadline.saturating_duration_since(Instant::now())) {
+                Some(l) if l == expected => return Some(before),
+                Some(l) => before.push(l),
+                None => return None,
+            }
+        }
+    }
+
     /// Reads until a line starting with `prefix`.
     pub fn expect_prefix(&mut self, prefix: &str) -> (String, Vec<String>) {
         self.read_until(prefix, |l| l.starts_with(prefix))
@@ -121,24 +195,60 @@ impl Engine {
         );
     }
 
-    /// Asserts that no `bestmove`/`nobestmove` arrives within `wait` (`info` lines may).
+    /// Asserts that no `bestmove`/`nobestmove` arrives within `wait` (`info` lines may), and
+    /// that the engine is still running then: a dead engine sends no `bestmove` either.
     pub fn expect_no_bestmove(&mut self, wait: Duration) {
         let deadline = Instant::now() + wait;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return;
+                break;
             }
-            match self.next_line(left) {
-                Some(l) if l.contains("bestmove") => {
+            match self.lines.recv_timeout(left) {
+                Ok(l) if l.contains("bestmove") => {
+                    self.transcript.push(format!("< {l}"));
                     panic!(
                         "unexpected '{l}'; transcript:\n{}",
                         self.transcript.join("\n")
                     )
                 }
-                Some(_) => {}
-                None => return,
+                Ok(l) => self.transcript.push(format!("< {l}")),
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => panic!(
+                    "the engine's output ended; transcript:\n{}",
+                    self.transcript.join("\n")
+                ),
             }
+        }
+        self.assert_alive();
+    }
+
+    /// Asserts that nothing at all arrives within `wait` and that the engine is still running.
+    pub fn expect_silence(&mut self, wait: Duration) {
+        match self.lines.recv_timeout(wait) {
+            Ok(l) => {
+                self.transcript.push(format!("< {l}"));
+                panic!(
+                    "unexpected '{l}'; transcript:\n{}",
+                    self.transcript.join("\n")
+                )
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => panic!(
+                "the engine's output ended; transcript:\n{}",
+                self.transcript.join("\n")
+            ),
+        }
+        self.assert_alive();
+    }
+
+    /// Panics when the process has exited.
+    pub fn assert_alive(&mut self) {
+        if let Ok(Some(status)) = self.child.try_wait() {
+            panic!(
+                "the engine exited ({status}); transcript:\n{}",
+                self.transcript.join("\n")
+            );
         }
     }
 

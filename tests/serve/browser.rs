@@ -3,7 +3,8 @@
 //! sets three lines with win/draw/loss, starts the analysis, sees lines appear, stops it, and
 //! saves a screenshot (to $PAO_SERVE_SCREENSHOT if set, else under the target directory).
 //! `.ci/run` installs chromium and chromium-driver with apt where it can; without them this
-//! test says it was skipped and passes.
+//! test says it was skipped and passes, except under `CI=true` (which `.ci/run` sets), where a
+//! missing program fails it.
 
 use crate::common::Server;
 use fantoccini::{ClientBuilder, Locator};
@@ -66,9 +67,10 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         find(&["chromium", "chromium-browser"]),
         find(&["chromedriver"]),
     ) else {
-        println!(
-            "skipped: chromium or chromedriver is not installed (.ci/run installs them with apt)"
-        );
+        let why = "chromium or chromedriver is not installed (.ci/run installs them with apt)";
+        // In CI a skip would hide a failed install: the test fails instead.
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: {why}");
+        println!("skipped: {why}");
         return;
     };
     let server = Server::start(&["--token", TOKEN]);

@@ -188,12 +188,16 @@ fn check_pgn(pgn: &str) -> usize {
                 _ => {}
             }
         }
+        // After each move: its mover and whether it gave check.
+        let mut checks: Vec<(pao::board::Color, bool)> = Vec::new();
         for tok in text.split_whitespace() {
             if tok.len() == 5 && tok.as_bytes()[2] == b'-' {
                 let m = pos
                     .parse_legal_move(&tok.replace('-', "").to_lowercase(), RankBase::Zero)
                     .unwrap_or_else(|e| panic!("{e} in game {games}"));
+                let mover = pos.side_to_move();
                 pos.make_move(m);
+                checks.push((mover, pos.in_check()));
             }
         }
         let termination = game
@@ -219,11 +223,70 @@ fn check_pgn(pgn: &str) -> usize {
             "repetition" | "sixty-move rule" | "insufficient material" => {
                 assert_eq!(result, "1/2-1/2", "game {games}")
             }
-            "perpetual check" | "perpetual chase" | "ply limit" => {}
+            "perpetual check" | "perpetual chase" => {
+                // The rules rule the final position so, and the winner is the one in the tag.
+                let ruled = pao::board::rules::game_result(&mut pos);
+                let (winner, ruling) = match result.as_str() {
+                    "1-0" => (Some(pao::board::Color::Red), "red wins"),
+                    "0-1" => (Some(pao::board::Color::Black), "black wins"),
+                    // Both sides checked (or chased) throughout: a draw.
+                    _ => (None, "draw"),
+                };
+                assert_eq!(
+                    ruled.to_string(),
+                    format!("{ruling} ({termination})"),
+                    "game {games}"
+                );
+                if let (Some(winner), "perpetual check") = (winner, termination.as_str()) {
+                    // Counted here: the loser checked with every move of the game's last
+                    // cycle, the plies since the final position stood on the board before.
+                    let cycle = cycle_length(&fen, &text, games);
+                    let loser_moves: Vec<bool> = checks[checks.len() - cycle..]
+                        .iter()
+                        .filter(|(mover, _)| *mover != winner)
+                        .map(|&(_, check)| check)
+                        .collect();
+                    assert!(
+                        !loser_moves.is_empty() && loser_moves.iter().all(|&c| c),
+                        "game {games}: {loser_moves:?}"
+                    );
+                }
+            }
+            "ply limit" => {
+                // A draw, and a game the rules had not yet ended.
+                assert_eq!(result, "1/2-1/2", "game {games}");
+                assert_eq!(
+                    pao::board::rules::game_result(&mut pos),
+                    pao::board::rules::GameResult::Ongoing,
+                    "game {games}"
+                );
+            }
             t => panic!("game {games}: unexpected termination '{t}'"),
         }
     }
     games
+}
+
+/// Plies since the final position of a game's moves (`text`, from `fen`) last stood on the
+/// board with the same side to move.
+fn cycle_length(fen: &str, text: &str, game: usize) -> usize {
+    let mut pos = Position::from_fen(fen).unwrap();
+    let mut keys = vec![pos.key()];
+    for tok in text.split_whitespace() {
+        if tok.len() == 5 && tok.as_bytes()[2] == b'-' {
+            let m = pos
+                .parse_legal_move(&tok.replace('-', "").to_lowercase(), RankBase::Zero)
+                .unwrap();
+            pos.make_move(m);
+            keys.push(pos.key());
+        }
+    }
+    let last = keys.len() - 1;
+    let earlier = keys[..last]
+        .iter()
+        .rposition(|&k| k == keys[last])
+        .unwrap_or_else(|| panic!("game {game}: no repetition"));
+    last - earlier
 }
 
 #[test]
@@ -276,7 +339,9 @@ fn wrong_rank_base_is_caught_as_bad_moves() {
     );
     let (ok, out, err) = run_match(&args);
     assert!(ok, "{out}\n{err}");
-    for r in results(&res) {
+    let rows = results(&res);
+    assert_eq!(rows.len(), 2, "{out}");
+    for r in rows {
         assert!(r.3.ends_with("by B"), "{r:?}");
     }
 }
@@ -379,7 +444,9 @@ fn draw_adjudication_by_scores() {
     );
     let (ok, out, err) = run_match(&args);
     assert!(ok, "{out}\n{err}");
-    for r in results(&res) {
+    let rows = results(&res);
+    assert_eq!(rows.len(), 2, "{out}");
+    for r in rows {
         assert_eq!(
             (r.2.as_str(), r.3.as_str()),
             ("1/2-1/2", "adjudication: draw by scores")

@@ -230,6 +230,7 @@ mod tests {
     fn a_seeded_run_is_exact_and_its_records_are_legal_positions() {
         let mut player = Player::new(settings(), 1).expect("table");
         let mut counts = Vec::new();
+        let mut games = Vec::new();
         for game in 0..3 {
             let g = player.play(42, game).expect("game");
             counts.push(g.records.len());
@@ -245,11 +246,13 @@ mod tests {
                 };
                 assert_eq!(red, g.red, "one result per game");
             }
+            games.push(g);
         }
         assert_eq!(counts, EXPECTED_COUNTS);
         // The same game again, from a player that played others before: identical.
         let again = player.play(42, 1).expect("game");
-        assert_eq!(again.records.len(), counts[1]);
+        assert_eq!(again.records, games[1].records);
+        assert_eq!(again.red, games[1].red);
     }
 
     /// Records kept by games 0, 1, 2 of seed 42 at 400 nodes per move, 60 plies at most.

@@ -297,26 +297,106 @@ mod tests {
         );
     }
 
+    /// The pair scores of pentanomial counts as (value, probability), the empirical law.
+    fn empirical(counts: &[u64; 5]) -> (f64, Vec<(f64, f64)>) {
+        let n: u64 = counts.iter().sum();
+        let pdf = (0..5)
+            .map(|k| (k as f64 / 4.0, counts[k] as f64 / n as f64))
+            .collect();
+        (n as f64, pdf)
+    }
+
+    /// The exact generalised log-likelihood ratio of H1: E = s1 against H0: E = s0, as
+    /// fishtest's `LLRcalc.LLR` (statistic "expectation") defines it: for each hypothesis the
+    /// law closest in likelihood to the empirical one with that expectation,
+    /// p_i / (1 + x (a_i - s)), x the root of sum p_i (a_i - s) / (1 + x (a_i - s)) = 0
+    /// (`MLE_expected` and `secular`); the LLR is N times the mean of ln(p1_i / p0_i). Written
+    /// here from that definition, not from the code under test.
+    fn exact_gsprt(counts: &[u64; 5], s0: f64, s1: f64) -> f64 {
+        let (n, pdf) = empirical(counts);
+        let constrained = |s: f64| -> Vec<f64> {
+            let shifted: Vec<(f64, f64)> = pdf.iter().map(|&(a, p)| (a - s, p)).collect();
+            let f = |x: f64| shifted.iter().map(|&(a, p)| p * a / (1.0 + x * a)).sum::<f64>();
+            let low = shifted.iter().map(|s| s.0).fold(f64::INFINITY, f64::min);
+            let high = shifted.iter().map(|s| s.0).fold(f64::NEG_INFINITY, f64::max);
+            // f falls from +inf to -inf between the poles -1/high and -1/low.
+            let (mut lo, mut hi) = (-1.0 / high + 1e-12, -1.0 / low - 1e-12);
+            for _ in 0..200 {
+                let mid = (lo + hi) / 2.0;
+                if f(mid) > 0.0 {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            let x = (lo + hi) / 2.0;
+            shifted.iter().map(|&(a, p)| p / (1.0 + x * a)).collect()
+        };
+        let (p0, p1) = (constrained(s0), constrained(s1));
+        n * pdf
+            .iter()
+            .zip(p0.iter().zip(&p1))
+            .map(|(&(_, p), (q0, q1))| p * (q1.ln() - q0.ln()))
+            .sum::<f64>()
+    }
+
     #[test]
     fn sprt_bounds_and_decisions() {
         let s = Sprt::parse(&["elo0=0".into(), "elo1=5".into()]).unwrap();
+        // Wald's bounds at alpha = beta = 0.05: ln(0.05 / 0.95) = -ln 19 and ln 19.
         let (lo, hi) = s.bounds();
-        assert!(close(lo, -2.944_438_979_166_44, 1e-12));
-        assert!(close(hi, 2.944_438_979_166_44, 1e-12));
-        // A clearly stronger engine: accept H1.
+        assert!(close(lo, -(19f64.ln()), 1e-15));
+        assert!(close(hi, 19f64.ln(), 1e-15));
+        // The LLR is the normal approximation of the GSPRT that fishtest uses
+        // (`LLRcalc.LLR_alt2`, after M. Van den Bergh, "A practical introduction to the
+        // GSPRT"): N (s1 - s0) (2 mean - s0 - s1) / (2 var), s = 1 / (1 + 10^(-elo / 400)).
+        // Worked by hand for 900 pairs [20, 100, 400, 300, 80], pair scores k / 4:
+        // sum k c = 2120 and sum k^2 c = 5680, so mean = 2120 / 3600 and
+        // var = 5680 / 14400 - mean^2 (per pair); s0 = 1/2, s1 = 1 / (1 + 10^(-1/80)).
         let strong = Pentanomial {
             counts: [20, 100, 400, 300, 80],
         };
+        let mean = 2120.0 / 3600.0;
+        let var = 5680.0 / 14400.0 - mean * mean;
+        let s1 = 1.0 / (1.0 + 10f64.powf(-1.0 / 80.0));
+        let by_hand = 900.0 * (s1 - 0.5) * (2.0 * mean - 0.5 - s1) / (2.0 * var);
         let llr = s.llr_pentanomial(&strong);
-        assert!(close(llr, 11.589_933_187_952_22, 1e-9), "llr {llr}");
+        assert!(close(llr, by_hand, 1e-9), "llr {llr}, by hand {by_hand}");
+        // Far from both hypotheses (+62 Elo against 0 and 5) the approximation overstates the
+        // exact GSPRT (11.59 against 9.30); both are well past the upper bound.
+        let exact = exact_gsprt(&strong.counts, 0.5, s1);
+        assert!(close(exact, 9.301_98, 1e-4), "exact {exact}");
         assert_eq!(s.decide(llr), SprtDecision::AcceptH1);
-        // Exactly equal engines over many pairs: accept H0.
+        assert_eq!(s.decide(exact), SprtDecision::AcceptH1);
+        // Near the hypotheses, where tests decide, the approximation is the exact GSPRT to
+        // within a thousandth of its value: equal engines (accept H0), and a small gain.
+        for counts in [[400, 1600, 4000, 1600, 400], [380, 1580, 4000, 1640, 420]] {
+            let p = Pentanomial { counts };
+            let (llr, exact) = (s.llr_pentanomial(&p), exact_gsprt(&counts, 0.5, s1));
+            assert!(
+                (llr - exact).abs() < 1e-3 * exact.abs().max(1.0),
+                "{counts:?}: approximation {llr}, exact {exact}"
+            );
+            assert_eq!(s.decide(llr), s.decide(exact), "{counts:?}");
+        }
         let equal = Pentanomial {
             counts: [400, 1600, 4000, 1600, 400],
         };
-        let llr = s.llr_pentanomial(&equal);
-        assert!(close(llr, -4.141_536_063_994_041, 1e-9), "llr {llr}");
-        assert_eq!(s.decide(llr), SprtDecision::AcceptH0);
+        assert_eq!(
+            s.decide(s.llr_pentanomial(&equal)),
+            SprtDecision::AcceptH0
+        );
+        // Games not paired: the same formula over single games scored 1, 1/2, 0. For 300
+        // wins, 450 draws and 250 losses: mean 0.3 + 0.45 / 2 = 0.525, E[x^2] = 0.3 + 0.45 / 4.
+        let t = Trinomial {
+            wins: 300,
+            losses: 250,
+            draws: 450,
+        };
+        let mean = 0.525;
+        let var = (0.3 + 0.45 / 4.0) - mean * mean;
+        let by_hand = 1000.0 * (s1 - 0.5) * (2.0 * mean - 0.5 - s1) / (2.0 * var);
+        assert!(close(s.llr_trinomial(&t), by_hand, 1e-9));
         // Too few games: continue.
         let few = Pentanomial {
             counts: [1, 2, 3, 2, 1],
