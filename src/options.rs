@@ -120,12 +120,14 @@ impl Level {
 }
 
 impl Options {
-    /// Defaults: 64 MiB, one thread per logical core, pinned, book on.
+    /// Defaults: 64 MiB, one thread, not pinned, book on. One thread and no pinning are the
+    /// field's defaults (Pikafish, Fairy-Stockfish): a tournament manager that starts two
+    /// engines on one machine must not find them fighting over the same cores.
     pub fn new() -> Options {
         Options {
             hash_mib: 64,
-            threads: num_cpus::get().clamp(1, MAX_THREADS),
-            pin_threads: true,
+            threads: 1,
+            pin_threads: false,
             ponder: false,
             use_book: true,
             book_files: String::new(),
@@ -377,7 +379,10 @@ impl Options {
                 "option threads type spin min 1 max {MAX_THREADS} default {}",
                 Options::new().threads
             ),
-            "option pinthreads type check default true".to_string(),
+            format!(
+                "option pinthreads type check default {}",
+                Options::new().pin_threads
+            ),
             format!("option multipv type spin min 1 max {MAX_MULTIPV} default 1"),
             "option largepages type check default true".to_string(),
             "option moveoverhead type spin min 0 max 10000 default 30".to_string(),
@@ -441,7 +446,10 @@ impl Options {
             "option name Clear Hash type button".to_string(),
             "option name OwnBook type check default true".to_string(),
             "option name BookFile type string default <empty>".to_string(),
-            "option name PinThreads type check default true".to_string(),
+            format!(
+                "option name PinThreads type check default {}",
+                Options::new().pin_threads
+            ),
             "option name SearchDriver type combo default pvs var pvs var mtdf var sssstar var bstar".to_string(),
             "option name RepetitionRule type combo default asian var asian var draw".to_string(),
             format!("option name SMPStagger type check default {DEFAULT_STAGGER}"),

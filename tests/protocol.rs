@@ -44,7 +44,7 @@ fn ucci_handshake_lists_options() {
         "option usemillisec type check default true",
         "option ponder type check default false",
         "option usebook type check default true",
-        "option pinthreads type check default true",
+        "option pinthreads type check default false",
         "option newgame type button",
     ] {
         assert!(

@@ -136,6 +136,11 @@ impl Engine {
         stdin.flush().expect("flush");
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Closes the engine's input (end of input).
     pub fn close_input(&mut self) {
         self.stdin = None;

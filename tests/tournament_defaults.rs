@@ -1,0 +1,297 @@
+//! The defaults are the field's (Pikafish, Fairy-Stockfish): one search thread, pinned to no
+//! core, in every dialect. A tournament manager that starts two engines on their defaults on
+//! one machine gets two single-threaded processes that the scheduler spreads over the cores,
+//! and each searches about as fast as one engine alone.
+
+mod common;
+
+use common::Engine;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+/// The speed test wants the cores to itself: the tests of this file run one at a time.
+static CORES: Mutex<()> = Mutex::new(());
+
+fn cores() -> MutexGuard<'static, ()> {
+    CORES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The lines of the handshake up to `end`.
+fn handshake(first: &[&str], end: &str) -> Vec<String> {
+    let mut e = Engine::start();
+    for line in first {
+        e.send(line);
+    }
+    e.expect_exact_eventually(end)
+}
+
+#[test]
+fn every_dialect_advertises_one_thread_unpinned() {
+    let _cores = cores();
+    let ucci = handshake(&["ucci"], "ucciok");
+    for expected in [
+        "option threads type spin min 1 max 1024 default 1",
+        "option pinthreads type check default false",
+    ] {
+        assert!(ucci.iter().any(|l| l == expected), "{expected}: {ucci:?}");
+    }
+    let uci = handshake(&["uci"], "uciok");
+    for expected in [
+        "option name Threads type spin default 1 min 1 max 1024",
+        "option name PinThreads type check default false",
+    ] {
+        assert!(uci.iter().any(|l| l == expected), "{expected}: {uci:?}");
+    }
+    // CECP sets the threads with `cores` (XBoard sends its own default, 1) and offers pinning.
+    let cecp = handshake(&["xboard", "protover 2"], "feature done=1");
+    let pin = "feature option=\"PinThreads -check 0\"";
+    assert!(cecp.iter().any(|l| l == pin), "{cecp:?}");
+}
+
+/// The engine's worker threads (`pao-worker-N`) and the CPUs each may run on, read from
+/// /proc; the main thread's CPUs first.
+#[cfg(target_os = "linux")]
+fn workers(pid: u32) -> (String, Vec<String>) {
+    let cpus = |task: &std::path::Path| {
+        std::fs::read_to_string(task.join("status"))
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+            .map(|s| s.trim().to_string())
+            .unwrap_or_default()
+    };
+    let main = cpus(&std::path::PathBuf::from(format!("/proc/{pid}/task/{pid}")));
+    let mut list = Vec::new();
+    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+        for task in tasks.flatten() {
+            let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+            if comm.starts_with("pao-worker-") {
+                list.push(cpus(&task.path()));
+            }
+        }
+    }
+    (main, list)
+}
+
+/// Waits until the engine runs `n` workers (a new thread names itself as it starts); returns
+/// the main thread's CPUs and each worker's.
+#[cfg(target_os = "linux")]
+fn expect_workers(e: &Engine, n: usize) -> (String, Vec<String>) {
+    let deadline = std::time::Instant::now() + common::TIMEOUT;
+    loop {
+        let (main, list) = workers(e.pid());
+        if list.len() == n || std::time::Instant::now() > deadline {
+            assert_eq!(list.len(), n, "worker threads: {list:?}");
+            return (main, list);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn by_default_one_worker_runs_where_the_scheduler_puts_it() {
+    let _cores = cores();
+    for first in ["ucci", "uci"] {
+        let mut e = Engine::start();
+        e.send(first);
+        e.send("isready");
+        e.expect_exact_eventually("readyok");
+        let (main, list) = expect_workers(&e, 1);
+        assert_eq!(list, vec![main], "{first}: the worker is pinned");
+    }
+    // CECP: one worker until `cores` asks for more, none of them pinned.
+    let mut e = Engine::start();
+    for line in ["xboard", "protover 2", "ping 1"] {
+        e.send(line);
+    }
+    e.expect_exact_eventually("pong 1");
+    let (main, list) = expect_workers(&e, 1);
+    assert_eq!(list, vec![main.clone()], "cecp: the worker is pinned");
+    e.send("cores 2");
+    e.send("ping 2");
+    e.expect_exact_eventually("pong 2");
+    let (_, list) = expect_workers(&e, 2);
+    assert_eq!(list, vec![main.clone(), main], "cecp: a worker is pinned");
+}
+
+/// Nodes per second of the last search, from its final `info time T nodes N` line.
+fn finish(e: &mut Engine) -> f64 {
+    let (_, lines) = e.expect_prefix("bestmove");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info time "))
+        .expect("a final info line");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let (ms, nodes): (f64, f64) = match words.as_slice() {
+        ["info", "time", t, "nodes", n, ..] => {
+            (t.parse().expect("time"), n.parse().expect("nodes"))
+        }
+        _ => panic!("unexpected final line '{last}'"),
+    };
+    nodes * 1000.0 / ms.max(1.0)
+}
+
+/// Clears the table and sets the start position, so that every search does the same work.
+fn prepare(e: &mut Engine) {
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.send("isready");
+    e.expect_exact_eventually("readyok");
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// A UCI engine on its defaults (or with `setup` on top), warmed by one short search.
+fn engine(setup: &[&str]) -> Engine {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_prefix("uciok");
+    for line in setup {
+        e.send(line);
+    }
+    prepare(&mut e);
+    e.send("go movetime 200");
+    finish(&mut e);
+    e
+}
+
+/// CPU time in clock ticks: the machine's busy time and its wall time (/proc/stat: all cores'
+/// time over their number), and the time of the given processes and of this test's own
+/// (/proc/PID/stat), to tell the engines' use of the cores from other work's. `None` where
+/// /proc is not there.
+fn ticks(pids: &[u32]) -> Option<(u64, u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let cores = stat
+        .lines()
+        .filter(|l| l.starts_with("cpu") && !l.starts_with("cpu "))
+        .count();
+    let cpu: Vec<u64> = stat
+        .lines()
+        .next()?
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|v| v.parse().ok())
+        .collect();
+    let total: u64 = cpu.iter().take(8).sum();
+    // user nice system idle iowait irq softirq steal: idle and iowait are not work.
+    let busy = total - cpu.get(3)? - cpu.get(4)?;
+    let mut ours = 0;
+    for pid in pids.iter().map(u32::to_string).chain(["self".to_string()]) {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The fields after the command name (which may hold spaces): utime and stime are the
+        // 12th and 13th.
+        let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
+        ours += fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    }
+    Some((busy, total / cores.max(1) as u64, ours))
+}
+
+/// Runs `run` and returns its result with the cores that other work (neither these engines nor
+/// this test) kept busy meanwhile, on average (0 where that cannot be measured).
+fn measured<T>(pids: &[u32], run: impl FnOnce() -> T) -> (T, f64) {
+    let before = ticks(pids);
+    let out = run();
+    let cores = match (before, ticks(pids)) {
+        (Some((b0, w0, o0)), Some((b1, w1, o1))) if w1 > w0 => {
+            let other = (b1 - b0).saturating_sub(o1.saturating_sub(o0));
+            other as f64 / (w1 - w0) as f64
+        }
+        _ => 0.0,
+    };
+    (out, cores)
+}
+
+/// The nodes per second of `go` on the given engines at once (each cleared and set to the start
+/// position first): the slowest engine's, and the cores other work kept busy meanwhile.
+fn run_together(engines: &mut [&mut Engine], pids: &[u32], go: &str) -> (f64, f64) {
+    for e in engines.iter_mut() {
+        prepare(e);
+    }
+    measured(pids, || {
+        for e in engines.iter_mut() {
+            e.send(go);
+        }
+        engines
+            .iter_mut()
+            .map(|e| finish(e))
+            .fold(f64::INFINITY, f64::min)
+    })
+}
+
+#[test]
+fn two_engines_on_their_defaults_each_search_as_fast_as_one_alone() {
+    let _cores = cores();
+    let parallelism = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if parallelism < 2 {
+        println!("skipped: one core only, two engines cannot run side by side");
+        return;
+    }
+    let go = "go movetime 600";
+    // Other work may use the cores the engines leave free, and a quarter of a core more: a run
+    // during which it took more than that competed with the engines, and is not counted.
+    let free = |engines: usize| (parallelism - engines) as f64 + 0.25;
+    // Two engines set for tournaments by hand (one thread, unpinned); the first alone is the
+    // yardstick. Then two engines on their defaults.
+    let tournament = [
+        "setoption name Threads value 1",
+        "setoption name PinThreads value false",
+    ];
+    let (mut one, mut two) = (engine(&tournament), engine(&tournament));
+    let (mut a, mut b) = (engine(&[]), engine(&[]));
+    let pids = [one.pid(), two.pid(), a.pid(), b.pid()];
+    // The three measurements take turns, so that a drift in the machine's speed touches each;
+    // the medians ignore a disturbed run. A run during which other work held the cores says
+    // nothing about the engines (they would share the cores with it), so such rounds are run
+    // again, and a machine that is never quiet enough skips the test and says so.
+    let (mut alone, mut by_hand, mut defaults) = (Vec::new(), Vec::new(), Vec::new());
+    let mut other = Vec::new();
+    for round in 0..10 {
+        let mut results = [(0.0, 0.0); 3];
+        for turn in 0..3 {
+            let which = (round + turn) % 3;
+            results[which] = match which {
+                0 => run_together(&mut [&mut one], &pids, go),
+                1 => run_together(&mut [&mut one, &mut two], &pids, go),
+                _ => run_together(&mut [&mut a, &mut b], &pids, go),
+            };
+        }
+        let [(s, s_other), (h, h_other), (d, d_other)] = results;
+        other.push(format!("{s_other:.2}/{h_other:.2}/{d_other:.2}"));
+        if s_other <= free(1) && h_other <= free(2) && d_other <= free(2) {
+            alone.push(s);
+            by_hand.push(h);
+            defaults.push(d);
+        }
+        if alone.len() == 4 || (round == 3 && alone.is_empty()) {
+            break;
+        }
+    }
+    if alone.len() < 3 {
+        println!(
+            "skipped: other work held the cores (cores it kept busy, alone/by hand/defaults: {})",
+            other.join(", ")
+        );
+        return;
+    }
+    // On some machines one busy core runs faster than two (a clock that boosts a lone core,
+    // cores that share a physical one): there no two engines reach a lone engine's speed, and
+    // the defaults are held to what two engines set by hand reach.
+    let yardstick = median(alone.clone()).min(median(by_hand.clone()));
+    let ratio = median(defaults.clone()) / yardstick;
+    let report = format!(
+        "nodes/s alone {alone:.0?}, the slower of two set by hand {by_hand:.0?}, the slower of \
+         two on their defaults {defaults:.0?}: {:.1}% (cores other work kept busy: {})",
+        ratio * 100.0,
+        other.join(", ")
+    );
+    assert!(
+        ratio >= 0.9,
+        "two engines on their defaults are too slow: {report}"
+    );
+    println!("{report}");
+}
