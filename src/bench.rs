@@ -109,6 +109,7 @@ pub fn run(
             allowed: Vec::new(),
             config: options.config,
             network: options.network.clone(),
+            solo: false,
             main_thread_result: true,
         });
         let result = loop {

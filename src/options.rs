@@ -71,6 +71,8 @@ pub struct Options {
     /// Search enhancements flipped from the engine's defaults (`SearchSwitches`, a developer
     /// option for A/B tests of one binary; see `SearchConfig::with_switches`).
     pub search_switches: String,
+    /// The strength limit: `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`, `Skill Seed`.
+    pub strength: crate::skill::StrengthOptions,
 }
 
 /// Largest MultiPV.
@@ -153,6 +155,7 @@ impl Options {
             analyse_mode: false,
             large_pages: true,
             search_switches: String::new(),
+            strength: crate::skill::StrengthOptions::default(),
         }
     }
 }
@@ -182,7 +185,7 @@ pub enum Effect {
     Tablebases,
 }
 
-fn parse_bool(value: &str) -> Option<bool> {
+pub(crate) fn parse_bool(value: &str) -> Option<bool> {
     match value.trim().to_ascii_lowercase().as_str() {
         "true" | "on" | "yes" | "1" => Some(true),
         "false" | "off" | "no" | "0" => Some(false),
@@ -190,7 +193,7 @@ fn parse_bool(value: &str) -> Option<bool> {
     }
 }
 
-fn parse_range(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+pub(crate) fn parse_range(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
     value
         .trim()
         .parse::<u64>()
@@ -214,6 +217,9 @@ impl Options {
         let level = |v: &str| {
             Level::parse(v.trim()).ok_or_else(|| format!("option {name}: unknown level '{v}'"))
         };
+        if let Some(set) = self.strength.set(&key, name, value) {
+            return set.map(|()| Effect::None);
+        }
         Ok(match key.as_str() {
             "hashsize" | "hash" => {
                 self.hash_mib = parse_range(name, value, 1, MAX_HASH_MIB as u64)? as usize;

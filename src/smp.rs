@@ -66,6 +66,9 @@ pub struct Job {
     pub main_thread_result: bool,
     /// Endgame tables to probe (`None`: none).
     pub tablebases: Option<Arc<crate::egtb::Tablebases>>,
+    /// The main thread searches alone; the helpers sit this search out (the strength limit:
+    /// a level plays the same on any number of threads).
+    pub solo: bool,
 }
 
 struct State {
@@ -365,6 +368,15 @@ fn run_job(index: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) ->
         // The main thread decides: when it is done, everyone is.
         shared.stop.store(true, Ordering::SeqCst);
         r
+    } else if job.solo {
+        SearchResult {
+            best_move: None,
+            ponder: None,
+            score: 0,
+            depth: 0,
+            pv: Vec::new(),
+            nodes: 0,
+        }
     } else {
         // Helpers never stop on their own: the main thread's completion stops them, so they
         // keep working (and filling the table) while it finishes its last iteration.

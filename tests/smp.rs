@@ -21,6 +21,7 @@ fn job(id: u64, fen: &str, depth: u32, main_only: bool) -> Job {
         allowed: Vec::new(),
         config: SearchConfig::FULL,
         network: None,
+        solo: false,
         main_thread_result: main_only,
     }
 }

@@ -78,6 +78,8 @@ impl<W: Write> Coordinator<W> {
         limits.prove_mates = params.depth.is_none() && params.nodes.is_none();
         limits.multipv = self.options.multipv;
         limits.mate = params.mate;
+        let skill = self.start_skill(&mut limits, legal.len());
+        let limited = skill.is_some();
         if let (Some(b), false) = (&budget, params.ponder) {
             limits.deadline = Some(now + Duration::from_millis(b.hard_ms));
         }
@@ -108,6 +110,7 @@ impl<W: Write> Coordinator<W> {
             last_score: None,
             last_iteration: None,
             iteration_start: now,
+            skill,
         });
         self.pool.set_stagger(self.options.stagger);
         self.pool.start(Job {
@@ -120,7 +123,9 @@ impl<W: Write> Coordinator<W> {
             tablebases: self.tablebases_in_use(),
             // Fixed-depth searches answer with the main thread's result, reproducibly.
             main_thread_result: (params.depth.is_some() && budget.is_none())
-                || !self.options.smp_vote,
+                || !self.options.smp_vote
+                || limited,
+            solo: limited,
         });
     }
 
@@ -133,10 +138,8 @@ impl<W: Write> Coordinator<W> {
         }
         let mut pos = self.position.clone();
         let candidates = self.books.moves(&mut pos);
-        self.rng ^= self.rng << 13;
-        self.rng ^= self.rng >> 7;
-        self.rng ^= self.rng << 17;
-        let Some(choice) = self.books.choose(&mut pos, self.rng, &self.banned) else {
+        let draw = self.next_random();
+        let Some(choice) = self.books.choose(&mut pos, draw, &self.banned) else {
             return false;
         };
         let base = self.rank_base();
@@ -243,7 +246,7 @@ impl<W: Write> Coordinator<W> {
     /// Prints the final lines of the active search and returns to idle.
     pub(super) fn finish(&mut self) {
         let Some(a) = self.active.take() else { return };
-        let result = a.held.unwrap_or(SearchResult {
+        let mut result = a.held.unwrap_or(SearchResult {
             best_move: None,
             ponder: None,
             score: mated_in(0),
@@ -252,6 +255,9 @@ impl<W: Write> Coordinator<W> {
             nodes: 0,
         });
         let ms = a.start.elapsed().as_millis() as u64;
+        if let Some(play) = &a.skill {
+            self.finish_skill(play, &mut result, ms);
+        }
         let nodes = self.pool.nodes().max(result.nodes);
         if self.dialect != Some(Dialect::Cecp) {
             self.line(&format!("info time {ms} nodes {nodes}"));

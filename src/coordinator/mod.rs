@@ -17,6 +17,7 @@ mod lifecycle;
 mod report;
 mod settings;
 mod stdio;
+mod strength;
 mod tablebase;
 
 pub use driver::{Driven, DrivenGuard};
@@ -64,6 +65,8 @@ struct Active {
     last_iteration: Option<Iteration>,
     /// When the last iteration ended (or the search began): `currmove` after 3 s.
     iteration_start: Instant,
+    /// The strength limit's choice, when a level below full strength plays.
+    skill: Option<strength::SkillPlay>,
 }
 
 /// The engine's state machine between the reader, the pool and the output.
@@ -329,7 +332,8 @@ impl<W: Write> Coordinator<W> {
                 self.line(&format!("id name Pao {version}"));
                 self.line("id copyright 2026 the Pao authors");
                 self.line("id author the Pao authors");
-                for l in self.options.ucci_lines() {
+                let strength = self.options.strength.ucci_lines();
+                for l in self.options.ucci_lines().into_iter().chain(strength) {
                     self.line(&l);
                 }
                 self.line("ucciok");
@@ -337,7 +341,8 @@ impl<W: Write> Coordinator<W> {
             Dialect::Uci => {
                 self.line(&format!("id name Pao {version}"));
                 self.line("id author the Pao authors");
-                for l in self.options.uci_lines() {
+                let strength = self.options.strength.uci_lines();
+                for l in self.options.uci_lines().into_iter().chain(strength) {
                     self.line(&l);
                 }
                 self.line("uciok");

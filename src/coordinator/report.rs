@@ -80,9 +80,14 @@ impl<W: Write> Coordinator<W> {
         a.iteration_start = a.last_info;
         let show_wdl = dialect == Dialect::Uci && self.options.show_wdl;
         let numbered = self.options.multipv > 1;
+        if let Some(play) = a.skill.as_mut() {
+            play.note(&it);
+        }
+        // A level searches more lines than it shows (its candidates): the GUI sees MultiPV's.
         let lines: Vec<String> = it
             .lines
             .iter()
+            .take(self.options.multipv)
             .enumerate()
             .map(|(i, l)| {
                 protocol::format_info(

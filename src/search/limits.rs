@@ -11,6 +11,9 @@ pub struct Limits {
     pub depth: u32,
     /// Node budget for this worker (`u64::MAX` = none).
     pub nodes: u64,
+    /// Nodes past which no new iteration starts (`u64::MAX` = none): a budget that ends the
+    /// search where an iteration ends, as the strength limit wants.
+    pub soft_nodes: u64,
     /// Hard deadline checked during the search.
     pub deadline: Option<Instant>,
     /// Soft deadline checked between iterations (the caller's time manager may also decide).
@@ -40,6 +43,7 @@ impl Limits {
         Limits {
             depth,
             nodes: u64::MAX,
+            soft_nodes: u64::MAX,
             deadline: None,
             soft_deadline: None,
             stop: Arc::new(AtomicBool::new(false)),

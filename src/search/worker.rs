@@ -515,7 +515,10 @@ impl Searcher {
                 proven: None,
             };
             report(&iteration);
-            if self.stopped || limits.soft_deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.stopped
+                || self.nodes >= limits.soft_nodes
+                || limits.soft_deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 break;
             }
             // `go mate N`: a mate in N moves is N * 2 - 1 plies.

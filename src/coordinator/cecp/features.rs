@@ -14,7 +14,8 @@ impl<W: Write> Coordinator<W> {
              ping=1 playother=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
              colors=0 ics=0 name=0 pause=0 nps=0 debug=0 memory=1 smp=1"
         ));
-        for option in self.options.cecp_lines() {
+        let strength = self.options.strength.cecp_lines();
+        for option in self.options.cecp_lines().into_iter().chain(strength) {
             self.line(&format!("feature option=\"{option}\""));
         }
         self.line("feature done=1");
