@@ -1,7 +1,7 @@
 //! `pao-tools book build|show`: Pao's own opening book from game records, and a look inside
 //! any book (Pao's or ElephantEye's BOOK.DAT).
 
-use crate::Failure;
+use crate::common::Failure;
 use pao::board::{Position, START_FEN};
 use pao::book::builder::{build, parse_games, BuildOptions};
 use pao::book::Book;

@@ -118,7 +118,7 @@ struct VerifyArgs {
 }
 
 /// Entry point.
-pub fn run(args: EgtbArgs) -> Result<(), crate::Failure> {
+pub fn run(args: EgtbArgs) -> Result<(), crate::common::Failure> {
     match args.command {
         EgtbCommand::Generate(a) => generate(a),
         EgtbCommand::List(a) => list(a),
@@ -132,28 +132,19 @@ pub fn run(args: EgtbArgs) -> Result<(), crate::Failure> {
     }
 }
 
-fn parse_materials(names: &[String]) -> Result<Vec<Material>, crate::Failure> {
+fn parse_materials(names: &[String]) -> Result<Vec<Material>, crate::common::Failure> {
     names
         .iter()
-        .map(|n| Material::parse(n).map_err(|e| crate::Failure::Usage(e.to_string())))
+        .map(|n| Material::parse(n).map_err(|e| crate::common::Failure::Usage(e.to_string())))
         .collect()
-}
-
-/// Sets rayon's global pool size once.
-pub fn set_threads(threads: Option<usize>) {
-    if let Some(t) = threads {
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(t.max(1))
-            .build_global();
-    }
 }
 
 /// Bytes per index while a table is generated (codes, counters, pending captures, and the
 /// repetition marking's three flag arrays).
 pub const GENERATION_BYTES_PER_INDEX: u64 = 8;
 
-fn generate(a: GenerateArgs) -> Result<(), crate::Failure> {
-    set_threads(a.threads);
+fn generate(a: GenerateArgs) -> Result<(), crate::common::Failure> {
+    crate::common::threads::set_threads(a.threads);
     let mut targets = parse_materials(&a.materials)?;
     if a.all {
         for m in Material::all_targets() {
@@ -163,7 +154,7 @@ fn generate(a: GenerateArgs) -> Result<(), crate::Failure> {
         }
     }
     if targets.is_empty() {
-        return Err(crate::Failure::Usage(
+        return Err(crate::common::Failure::Usage(
             "name material signatures or give --all".into(),
         ));
     }
@@ -229,7 +220,7 @@ fn generate(a: GenerateArgs) -> Result<(), crate::Failure> {
     Ok(())
 }
 
-fn list(a: ListArgs) -> Result<(), crate::Failure> {
+fn list(a: ListArgs) -> Result<(), crate::common::Failure> {
     println!("{:<12} {:>15} {:>14}", "table", "indices", "memory MiB");
     for m in build::with_dependencies(&Material::all_targets()) {
         let n = TableIndex::new(&m).len();
@@ -242,7 +233,7 @@ fn list(a: ListArgs) -> Result<(), crate::Failure> {
     Ok(())
 }
 
-fn open(dir: &std::path::Path) -> Result<Tablebases, crate::Failure> {
+fn open(dir: &std::path::Path) -> Result<Tablebases, crate::common::Failure> {
     let (set, errors) = Tablebases::open_dir(dir);
     for e in errors {
         eprintln!("pao-tools egtb: {e}");
@@ -250,10 +241,10 @@ fn open(dir: &std::path::Path) -> Result<Tablebases, crate::Failure> {
     Ok(set)
 }
 
-fn probe(a: ProbeArgs) -> Result<(), crate::Failure> {
+fn probe(a: ProbeArgs) -> Result<(), crate::common::Failure> {
     let fen = a.fen.join(" ");
-    let mut pos =
-        Position::from_fen(&fen).map_err(|e| crate::Failure::Usage(format!("bad FEN: {e}")))?;
+    let mut pos = Position::from_fen(&fen)
+        .map_err(|e| crate::common::Failure::Usage(format!("bad FEN: {e}")))?;
     let set = open(&a.dir)?;
     let Some((material, _)) = Material::of_position(&pos) else {
         return Err("no table holds this much material".to_string().into());
@@ -295,7 +286,7 @@ fn short(o: Outcome) -> String {
     }
 }
 
-fn stats(a: StatsArgs) -> Result<(), crate::Failure> {
+fn stats(a: StatsArgs) -> Result<(), crate::common::Failure> {
     let table = Table::open(&a.file).map_err(|e| format!("{}: {e}", a.file.display()))?;
     table
         .verify()
@@ -327,7 +318,7 @@ fn stats(a: StatsArgs) -> Result<(), crate::Failure> {
 }
 
 /// The first position with the longest distance to mate, as a FEN.
-fn longest_mate(table: &Table) -> Result<(u32, String), crate::Failure> {
+fn longest_mate(table: &Table) -> Result<(u32, String), crate::common::Failure> {
     let want = table.header().longest;
     let index = table.index();
     for i in 0..index.len() {
@@ -345,5 +336,5 @@ fn longest_mate(table: &Table) -> Result<(u32, String), crate::Failure> {
 
 /// Today's date (UTC) as YYYY-MM-DD, for provenance lines.
 fn today() -> String {
-    crate::r#match::runner::today().replace('.', "-")
+    crate::common::date::today().replace('.', "-")
 }

@@ -8,7 +8,12 @@ use std::io::Write;
 use std::path::Path;
 
 /// Writes up to `count` distinct FENs, at most one per game, in the data's order.
-pub fn run(data: &[String], dir: &Path, count: usize, out: &Path) -> Result<(), crate::Failure> {
+pub fn run(
+    data: &[String],
+    dir: &Path,
+    count: usize,
+    out: &Path,
+) -> Result<(), crate::common::Failure> {
     let (tables, errors) = Tablebases::open_dir(dir);
     for e in errors {
         eprintln!("pao-tools egtb: {e}");

@@ -117,7 +117,7 @@ fn square(name: &str) -> Option<Square> {
 }
 
 /// Prints the table as Markdown rows.
-pub fn run(dir: &Path) -> Result<(), crate::Failure> {
+pub fn run(dir: &Path) -> Result<(), crate::common::Failure> {
     let (tables, errors) = Tablebases::open_dir(dir);
     for e in errors {
         eprintln!("pao-tools egtb: {e}");

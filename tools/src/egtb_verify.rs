@@ -46,8 +46,8 @@ pub fn run(
     depth: u32,
     seed: u64,
     threads: Option<usize>,
-) -> Result<(), crate::Failure> {
-    crate::egtb::set_threads(threads);
+) -> Result<(), crate::common::Failure> {
+    crate::common::threads::set_threads(threads);
     let (set, errors) = Tablebases::open_dir(dir);
     for e in &errors {
         eprintln!("pao-tools egtb: {e}");
@@ -57,7 +57,7 @@ pub fn run(
     } else {
         names
             .iter()
-            .map(|n| Material::parse(n).map_err(|e| crate::Failure::Usage(e.to_string())))
+            .map(|n| Material::parse(n).map_err(|e| crate::common::Failure::Usage(e.to_string())))
             .collect::<Result<_, _>>()?
     };
     let mut bad = 0u64;
@@ -104,7 +104,7 @@ fn against_search(
 ) -> Result<(Agreement, Vec<String>), String> {
     let table = set.table(m).ok_or("no such table")?;
     let index = table.index().clone();
-    let mut rng = crate::rng::SplitMix64::from_state(seed);
+    let mut rng = crate::common::rng::SplitMix64::from_state(seed);
     let mut picks = Vec::new();
     while picks.len() < samples {
         let i = rng.next_u64() % index.len();

@@ -79,7 +79,7 @@ fn parse_position(line: &str, base: RankBase) -> Option<Position> {
 }
 
 /// Runs the fake engine on stdin/stdout.
-pub fn run(f: FakeArgs) -> Result<(), crate::Failure> {
+pub fn run(f: FakeArgs) -> Result<(), crate::common::Failure> {
     let uci = f.proto == Proto::Uci;
     let millisec = !f.no_millisec;
     let stdin = std::io::stdin();

@@ -4,7 +4,7 @@
 //! and the time until `readyok` is taken: the engine answers `isready` only once the clear is
 //! done. An `isready` alone gives the floor of that measurement.
 
-use crate::r#match::client::process::EngineProcess;
+use crate::common::process::EngineProcess;
 use crate::soak::rss_kib;
 use std::time::{Duration, Instant};
 
@@ -47,7 +47,7 @@ fn wait(e: &mut EngineProcess, what: &str, secs: u64) -> Result<Instant, String>
 }
 
 /// Runs the measurement.
-pub fn run(args: HashclearArgs) -> Result<(), crate::Failure> {
+pub fn run(args: HashclearArgs) -> Result<(), crate::common::Failure> {
     let HashclearArgs {
         engine,
         hash,

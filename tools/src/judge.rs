@@ -11,10 +11,10 @@ pub struct JudgeArgs {
 }
 
 /// The FEN may be given as several words (`... w - - 0 1`) or `startpos`; moves follow it.
-pub fn run(args: JudgeArgs) -> Result<(), crate::Failure> {
+pub fn run(args: JudgeArgs) -> Result<(), crate::common::Failure> {
     let args = &args.words;
     let Some(first) = args.first() else {
-        return Err(crate::Failure::Usage("needs a FEN".to_string()));
+        return Err(crate::common::Failure::Usage("needs a FEN".to_string()));
     };
     let (fen, moves) = if first == "startpos" {
         (pao::board::START_FEN.to_string(), &args[1..])
@@ -28,7 +28,7 @@ pub fn run(args: JudgeArgs) -> Result<(), crate::Failure> {
         (args[..end].join(" "), &args[end..])
     };
     let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-    let ruling = pao::board::rules::judge(&fen, &moves).map_err(crate::Failure::Usage)?;
+    let ruling = pao::board::rules::judge(&fen, &moves).map_err(crate::common::Failure::Usage)?;
     println!("{ruling}");
     Ok(())
 }

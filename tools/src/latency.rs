@@ -26,7 +26,7 @@ pub struct LatencyArgs {
 }
 
 /// Runs the measurement; prints one table row per thread count.
-pub fn run(args: LatencyArgs) -> Result<(), crate::Failure> {
+pub fn run(args: LatencyArgs) -> Result<(), crate::common::Failure> {
     let (engine, threads, runs) = (args.engine, args.threads, args.runs as usize);
     println!(
         "{:>8} {:>6} {:>10} {:>10} {:>10}",

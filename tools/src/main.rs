@@ -1,6 +1,9 @@
 //! `pao-tools`: tournament runner, thread-scaling report and book builder for xiangqi engines.
+//! This file parses the command line and hands it to the command's module; what several
+//! commands share lives in `common/`, below all of them.
 
 mod book;
+mod common;
 mod datagen;
 mod egtb;
 mod egtb_positions;
@@ -14,14 +17,13 @@ mod latency;
 mod r#match;
 mod mates;
 mod openings_gen;
-mod rng;
 mod scaling;
-mod shard;
 mod soak;
 mod train;
 mod wdlfit;
 
 use clap::{CommandFactory, Parser, Subcommand};
+use common::Failure;
 
 /// Tools for testing Pao and other xiangqi engines.
 #[derive(Parser, Debug)]
@@ -118,23 +120,6 @@ impl Command {
             Command::Hashclear(_) => "hashclear",
             Command::FakeEngine(_) => "fake-engine",
         }
-    }
-}
-
-/// Why a command failed.
-#[derive(Debug)]
-pub enum Failure {
-    /// A bad argument or bad input named on the command line: reported as clap reports its own
-    /// errors, exit status 2.
-    Usage(String),
-    /// The command ran and failed (an engine could not be run, a file could not be written):
-    /// exit status 1.
-    Run(String),
-}
-
-impl From<String> for Failure {
-    fn from(message: String) -> Self {
-        Failure::Run(message)
     }
 }
 

@@ -4,7 +4,7 @@
 //! search finds playable (within a margin of the best move), kept only when a deeper search
 //! of the final position scores it near zero. A seed makes the file reproducible.
 
-use crate::rng::SplitMix64;
+use crate::common::rng::SplitMix64;
 use pao::board::{Move, Position};
 use pao::search::{Limits, SearchConfig, Searcher};
 use pao::tt::TranspositionTable;
@@ -136,7 +136,7 @@ pub fn generate(
 }
 
 /// Runs `pao-tools openings ARGS`.
-pub fn run(cfg: GenConfig) -> Result<(), crate::Failure> {
+pub fn run(cfg: GenConfig) -> Result<(), crate::common::Failure> {
     println!(
         "# {} balanced openings by Pao's search: pao-tools openings --count {} --plies {} \
          --pick-depth {} --margin {} --depth {} --max-score {} --seed {}",

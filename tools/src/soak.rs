@@ -4,7 +4,7 @@
 //! counts only grow, `nps` agrees with nodes and time, `hashfull` reaches 1000, and `stop`,
 //! `isready` and `quit` are still answered at the end. One PASS/FAIL line sums it up.
 
-use crate::r#match::client::process::{EngineError, EngineProcess};
+use crate::common::process::{EngineError, EngineProcess};
 use std::time::{Duration, Instant};
 
 /// A position where the iterations race past depth 100: kings, an advisor and a pawn each.
@@ -133,7 +133,7 @@ fn pump(e: &mut EngineProcess, w: &mut Watch, span: Duration, until: Option<&str
 }
 
 /// Runs the soak test.
-pub fn run(a: SoakArgs) -> Result<(), crate::Failure> {
+pub fn run(a: SoakArgs) -> Result<(), crate::common::Failure> {
     let mut e = EngineProcess::spawn("engine", &a.engine, &[], None).map_err(|e| e.to_string())?;
     let pid = e.pid();
     let mut w = Watch::default();

@@ -129,7 +129,7 @@ fn grid(data: &[Sample], a: (f64, f64, f64), b: (f64, f64, f64)) -> (f64, f64, f
 }
 
 /// Runs the fit.
-pub fn run(args: WdlfitArgs) -> Result<(), crate::Failure> {
+pub fn run(args: WdlfitArgs) -> Result<(), crate::common::Failure> {
     let mut data = Vec::new();
     let (mut games, mut skipped) = (0usize, 0usize);
     let mut results = [0usize; 3];

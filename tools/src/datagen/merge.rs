@@ -4,7 +4,7 @@
 
 use super::record::{read_header, HEADER_SIZE, RECORD_SIZE};
 use super::shard_log::{self, LogContent};
-use crate::shard::{check_complete, Shard};
+use crate::common::shard::{check_complete, Shard};
 use std::io::Write;
 
 /// One shard: its log and its games' bytes, in its own order.

@@ -9,9 +9,9 @@ mod shard_log;
 mod stats;
 mod writer;
 
-use crate::r#match::openings;
-use crate::shard::Shard;
-use crate::Failure;
+use crate::common::openings;
+use crate::common::shard::Shard;
+use crate::common::Failure;
 use clap::Subcommand;
 use pao::search::SearchConfig;
 use play::{PlaySettings, Player};

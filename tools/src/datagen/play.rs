@@ -1,8 +1,8 @@
 //! One self-play game: an opening, random plies, then fixed-budget searches to the end.
 
 use super::record::{Outcome, Record};
-use crate::r#match::openings::Opening;
-use crate::rng::SplitMix64;
+use crate::common::openings::Opening;
+use crate::common::rng::SplitMix64;
 use pao::board::rules::{game_result, GameResult};
 use pao::board::{Color, Position};
 use pao::search::score::is_decisive;

@@ -12,7 +12,7 @@
 //! 4 <TAB> 0
 //! ```
 
-use crate::shard::Shard;
+use crate::common::shard::Shard;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 

@@ -4,7 +4,7 @@
 use super::play::GameRecord;
 use super::record::{read_header, write_header, Outcome, HEADER_SIZE, RECORD_SIZE};
 use super::shard_log::ShardLog;
-use crate::shard::Shard;
+use crate::common::shard::Shard;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};

@@ -2,13 +2,13 @@
 
 use super::adjudication::{DrawRule, ResignRule, ScoreHistory};
 use super::client::player::Player;
-use super::client::process::EngineError;
 use super::client::protocol::{go_line, BestMove, GoLimit, Protocol};
 use super::client::spec::EngineSpec;
 use super::clock::{Charge, Clock, Limit};
-use super::openings::Opening;
 use super::referee::{self, Outcome};
 use super::termination::Termination;
+use crate::common::openings::Opening;
+use crate::common::process::EngineError;
 use pao::board::{format_move, parse_move, Color, Move, MoveTextError, Position, RankBase};
 use std::time::{Duration, Instant};
 

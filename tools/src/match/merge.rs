@@ -12,7 +12,7 @@ use super::schedule::schedule;
 use super::shard_file::ShardHeader;
 use super::state::{self, GameResult};
 use super::stats::Sprt;
-use crate::shard::check_complete;
+use crate::common::shard::check_complete;
 use std::collections::BTreeMap;
 
 /// `pao-tools match merge`.

@@ -2,24 +2,24 @@
 //! `MatchConfig`; the modules below run it.
 
 mod adjudication;
-pub mod client;
+mod client;
 mod clock;
 mod game;
 mod merge;
-pub mod openings;
 mod pgn;
 mod progress;
 mod referee;
 mod report;
-pub(crate) mod runner;
+mod runner;
 mod schedule;
 mod shard_file;
 mod state;
 mod stats;
 mod termination;
 
-use crate::shard::Shard;
-use crate::Failure;
+use crate::common::openings;
+use crate::common::shard::Shard;
+use crate::common::Failure;
 use adjudication::{DrawRule, ResignRule};
 use clock::{parse_seconds, parse_tc, Limit};
 use game::GameConfig;

@@ -107,11 +107,11 @@ pub fn format_game(rec: &GameRecord, header: &PgnHeader) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::clock::Limit;
+    use super::super::referee::Outcome;
+    use super::super::termination::Termination;
     use super::*;
-    use crate::r#match::clock::Limit;
-    use crate::r#match::openings::parse_line;
-    use crate::r#match::referee::Outcome;
-    use crate::r#match::termination::Termination;
+    use crate::common::openings::parse_line;
     use pao::board::RankBase;
 
     fn moves(fen: &str, opening_len: usize, text: &str) -> Vec<Move> {

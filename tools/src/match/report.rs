@@ -228,9 +228,9 @@ pub fn result_line(prefix: &str, sprt: Option<&Sprt>, s: &Summary) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::referee::Outcome;
+    use super::super::schedule::schedule;
     use super::*;
-    use crate::r#match::referee::Outcome;
-    use crate::r#match::schedule::schedule;
 
     fn result(index: usize, jobs: &[Job], names: &[String], o: Outcome) -> (usize, GameResult) {
         let j = jobs[index];

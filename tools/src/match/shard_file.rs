@@ -15,7 +15,7 @@
 use super::runner::MatchConfig;
 use super::schedule::{pairings, Job};
 use super::state;
-use crate::shard::Shard;
+use crate::common::shard::Shard;
 
 /// What a shard's results file says about its match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,8 +146,8 @@ impl ShardHeader {
 
 #[cfg(test)]
 mod tests {
+    use super::super::schedule::schedule;
     use super::*;
-    use crate::r#match::schedule::schedule;
 
     fn header(i: u64, n: u64, names: &[&str], gauntlet: bool) -> ShardHeader {
         ShardHeader {

@@ -148,8 +148,8 @@ pub fn append_result(path: &str, r: &GameResult) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::schedule::schedule;
     use super::*;
-    use crate::r#match::schedule::schedule;
 
     #[test]
     fn round_trip_and_checks() {

@@ -7,8 +7,8 @@
 
 use super::set::MateRow;
 use super::solver::Solver;
-use crate::r#match::openings;
-use crate::rng::SplitMix64;
+use crate::common::openings;
+use crate::common::rng::SplitMix64;
 use pao::board::rules::{game_result, GameResult};
 use pao::board::Position;
 use pao::search::score::mate_plies;

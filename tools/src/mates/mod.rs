@@ -28,12 +28,12 @@ enum MatesCommand {
 }
 
 /// Runs `pao-tools mates`.
-pub fn run(args: MatesArgs) -> Result<(), crate::Failure> {
+pub fn run(args: MatesArgs) -> Result<(), crate::common::Failure> {
     let result = match &args.command {
         MatesCommand::Find(a) => find::run(a),
         MatesCommand::Solve(a) => find::solve(a),
         MatesCommand::Prove(a) => prove::run(a),
         MatesCommand::Run(a) => run::run(a),
     };
-    result.map_err(crate::Failure::Run)
+    result.map_err(crate::common::Failure::Run)
 }

@@ -5,7 +5,7 @@
 //! first mating move it is mated in exactly N - 1 moves, its longest resistance.
 
 use super::set::{self, MateRow};
-use crate::r#match::client::process::{EngineError, EngineProcess};
+use crate::common::process::{EngineError, EngineProcess};
 use pao::board::{format_move, parse_move, Move, RankBase};
 use pao::search::score::{MATE, MATE_BOUND};
 use std::time::{Duration, Instant};

@@ -5,7 +5,7 @@ mod measure;
 mod plot;
 mod report;
 
-use crate::Failure;
+use crate::common::Failure;
 use measure::{points, run_bench, thread_counts};
 use report::{table, write_outputs};
 

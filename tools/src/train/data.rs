@@ -2,8 +2,8 @@
 //! epoch, and mini-batches of sparse features with their targets.
 
 use super::network::Inputs;
+use crate::common::rng::{coin, SplitMix64 as Rng};
 use crate::datagen::record::{read_file, Record};
-use crate::rng::{coin, SplitMix64 as Rng};
 use pao::board::{Color, PieceKind, Square};
 use pao::eval::nnue::features::INPUTS;
 use pao::eval::nnue::FeatureSet;

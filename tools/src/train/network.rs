@@ -11,7 +11,7 @@
 //! twice that when factorised).
 
 use super::data::{sigmoid, Batch};
-use crate::rng::SplitMix64 as Rng;
+use crate::common::rng::SplitMix64 as Rng;
 use pao::eval::nnue::features::INPUTS;
 use pao::eval::nnue::{Activation, FeatureSet};
 use rayon::prelude::*;

@@ -5,8 +5,8 @@
 //! probability sigmoid(balance / 150).
 
 use super::data::sigmoid;
+use crate::common::rng::SplitMix64 as Rng;
 use crate::datagen::record::{write_header, Outcome, Record};
-use crate::rng::SplitMix64 as Rng;
 use pao::board::{PieceKind, Position};
 use pao::eval::piece_value;
 use rayon::prelude::*;
@@ -108,7 +108,7 @@ pub fn write_file(path: &str, records: &[Record]) -> Result<(), String> {
 }
 
 /// Runs the command.
-pub fn run(args: SynthArgs) -> Result<(), crate::Failure> {
+pub fn run(args: SynthArgs) -> Result<(), crate::common::Failure> {
     let records = generate(args.positions as usize, args.seed);
     write_file(&args.out, &records)?;
     println!("wrote {} positions to {}", records.len(), args.out);

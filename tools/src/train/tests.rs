@@ -315,7 +315,7 @@ fn the_quantised_net_computes_the_float_function() {
 #[test]
 fn the_fitted_k_recovers_the_scale_that_made_the_results() {
     // Results drawn with P(win) = sigmoid(score / 300): the fit finds K near 300.
-    let mut rng = crate::rng::SplitMix64::new(5, 6);
+    let mut rng = crate::common::rng::SplitMix64::new(5, 6);
     let pos = Position::startpos();
     let records: Vec<Record> = (0..200_000)
         .map(|_| {

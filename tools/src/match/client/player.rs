@@ -1,8 +1,8 @@
 //! One engine in one game: started, configured, asked for moves, shut down.
 
-use super::process::{EngineError, EngineProcess};
 use super::protocol::{self, BestMove, Info, Protocol};
 use super::spec::{EngineSpec, ProtoChoice};
+use crate::common::process::{EngineError, EngineProcess};
 use pao::board::RankBase;
 use std::time::{Duration, Instant};
 

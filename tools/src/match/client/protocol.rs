@@ -1,8 +1,8 @@
 //! The two dialects: UCCI and UCI (xiangqi). Handshake, option and `go` lines out; `info` and
 //! `bestmove` lines in.
 
-use super::process::{EngineError, EngineProcess};
-use crate::r#match::clock::Clock;
+use super::super::clock::Clock;
+use crate::common::process::{EngineError, EngineProcess};
 use std::time::Duration;
 
 /// The protocol an engine speaks.

@@ -1,5 +1,7 @@
-//! Openings: a start FEN plus moves, from a file or from the built-in balanced set.
+//! Openings: a start FEN plus moves, from a file or from the built-in balanced set (the starts
+//! of matches, self-play data and the mate finder's games).
 
+use pao::board::rules::{game_result, GameResult};
 use pao::board::{Move, Position, RankBase, START_FEN};
 
 /// A few common, balanced openings as ICCS moves from the start position.
@@ -80,8 +82,8 @@ pub fn parse_line(line: &str) -> Result<Opening, String> {
         pos.make_move(m);
         moves.push(m);
     }
-    if let Some((_, why)) = super::referee::game_over(&mut pos) {
-        return Err(format!("opening '{line}' is already over ({})", why.name()));
+    if let GameResult::Win { reason, .. } | GameResult::Draw { reason } = game_result(&mut pos) {
+        return Err(format!("opening '{line}' is already over ({reason})"));
     }
     Ok(Opening { fen, moves })
 }

@@ -1,0 +1,13 @@
+//! What several commands share, one floor below all of them: how a command fails, the engine
+//! process, openings, the seeded generator, shards of a run, the date of PGN tags and
+//! provenance lines, the thread pool. Nothing here imports a command.
+
+pub mod date;
+pub mod failure;
+pub mod openings;
+pub mod process;
+pub mod rng;
+pub mod shard;
+pub mod threads;
+
+pub use failure::Failure;
