@@ -14,7 +14,7 @@ mod stages;
 mod state;
 mod window;
 
-use crate::Failure;
+use crate::common::Failure;
 use std::path::{Path, PathBuf};
 
 /// Environment variable naming the data directory (overrides the default).

@@ -9,7 +9,7 @@
 
 use super::export::{QA, QB};
 use super::network::{FloatNet, Inputs, Layout, SCALE};
-use crate::rng::SplitMix64 as Rng;
+use crate::common::rng::SplitMix64 as Rng;
 use pao::eval::nnue::{Activation, FeatureSet, Network};
 
 /// What `--init` names: a net file, or the net built into the engine.
