@@ -141,7 +141,10 @@ fn ee_move_text(raw: u16, mirror: bool) -> Option<String> {
 fn elephanteye_book_records_decode_independently() {
     let records = ee_records();
     assert_eq!((EE_BOOK.len() % 8, records.len()), (0, 12081));
-    assert!(records.windows(2).all(|w| w[0].0 <= w[1].0), "sorted by lock");
+    assert!(
+        records.windows(2).all(|w| w[0].0 <= w[1].0),
+        "sorted by lock"
+    );
     // The range of records of a lock.
     let range = |lock: u32| {
         let a = records.partition_point(|r| r.0 < lock);

@@ -189,7 +189,16 @@ impl Fuzzer {
         match name {
             "Hash" => self
                 .rng
-                .pick(&["1", "2", "16", "0", "-1", "16777217", "99999999999999999999", "x"])
+                .pick(&[
+                    "1",
+                    "2",
+                    "16",
+                    "0",
+                    "-1",
+                    "16777217",
+                    "99999999999999999999",
+                    "x",
+                ])
                 .to_string(),
             "Threads" => self
                 .rng
@@ -202,7 +211,14 @@ impl Fuzzer {
                 2 => self.rng.pick(&UNICODE).to_string(),
                 _ => self
                     .rng
-                    .pick(&["see", "-see,-pvs", "+nosuch", "-quiescence", "", "null_move lmr"])
+                    .pick(&[
+                        "see",
+                        "-see,-pvs",
+                        "+nosuch",
+                        "-quiescence",
+                        "",
+                        "null_move lmr",
+                    ])
                     .to_string(),
             },
         }
@@ -219,11 +235,15 @@ impl Fuzzer {
             }
             1 => self
                 .rng
-                .pick(&["h2e2", "b0c2", "h9g7", "c3c4", "b2e2", "a0a1", "i9i8", "e0e1"])
+                .pick(&[
+                    "h2e2", "b0c2", "h9g7", "c3c4", "b2e2", "a0a1", "i9i8", "e0e1",
+                ])
                 .to_string(),
             2 => self
                 .rng
-                .pick(&["z9z9", "h2e", "h2e2x", "H2-E2", "b10c8", "a0a0", "e2e4", "0000"])
+                .pick(&[
+                    "z9z9", "h2e", "h2e2x", "H2-E2", "b10c8", "a0a0", "e2e4", "0000",
+                ])
                 .to_string(),
             _ => self.rng.pick(&UNICODE).to_string(),
         }
@@ -253,9 +273,9 @@ impl Fuzzer {
         }
         let chars: Vec<char> = fen.chars().collect();
         let at = self.rng.below(chars.len() as u64) as usize;
-        let junk = self
-            .rng
-            .pick(&["K", "k", "0", "10", "/", "X", "e", "h", "9/9", "帅", " ", "-"]);
+        let junk = self.rng.pick(&[
+            "K", "k", "0", "10", "/", "X", "e", "h", "9/9", "帅", " ", "-",
+        ]);
         match self.rng.below(4) {
             0 => chars[..at].iter().collect(),
             1 => format!(
@@ -418,8 +438,15 @@ impl Fuzzer {
                 14 => self.rng.pick(&["analyze", "exit", "."]).into(),
                 15 => format!(
                     "memory {}",
-                    self.rng
-                        .pick(&["1", "2", "16", "0", "-1", "16777217", "99999999999999999999"])
+                    self.rng.pick(&[
+                        "1",
+                        "2",
+                        "16",
+                        "0",
+                        "-1",
+                        "16777217",
+                        "99999999999999999999"
+                    ])
                 ),
                 16 => format!(
                     "cores {}",
@@ -461,7 +488,10 @@ impl Fuzzer {
     fn garbage(&mut self) -> String {
         match self.rng.below(5) {
             0 => String::new(),
-            1 => self.rng.pick(&UNICODE).repeat(1 + self.rng.below(5) as usize),
+            1 => self
+                .rng
+                .pick(&UNICODE)
+                .repeat(1 + self.rng.below(5) as usize),
             2 => (0..1 + self.rng.below(6))
                 .map(|_| self.number())
                 .collect::<Vec<_>>()
@@ -471,7 +501,14 @@ impl Fuzzer {
             3 => "x".repeat(self.rng.below(3000) as usize),
             _ => self
                 .rng
-                .pick(&["   ", "\u{b}", "go go go", "setoption", "position", "moves h2e2"])
+                .pick(&[
+                    "   ",
+                    "\u{b}",
+                    "go go go",
+                    "setoption",
+                    "position",
+                    "moves h2e2",
+                ])
                 .into(),
         }
     }
@@ -684,7 +721,11 @@ fn final_search(e: &mut Engine, dialect: Dialect, what: &str, sent: &mut Vec<Str
             let marker = "4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1";
             let mut idle = false;
             for _ in 0..200 {
-                let lines = ["stop".to_string(), format!("position fen {marker}"), "d".into()];
+                let lines = [
+                    "stop".to_string(),
+                    format!("position fen {marker}"),
+                    "d".into(),
+                ];
                 let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
                 e.send_burst(&refs);
                 sent.extend(lines.iter().cloned());
@@ -790,9 +831,13 @@ fn fuzz(dialect: Dialect, seed: u64, lines: usize) {
         }
         if i as u64 + 1 >= next_sync {
             syncs += 1;
-            if let Err((late, cpu)) =
-                sync(&mut e, dialect, syncs, &format!("{what} line {i}"), &mut sent)
-            {
+            if let Err((late, cpu)) = sync(
+                &mut e,
+                dialect,
+                syncs,
+                &format!("{what} line {i}"),
+                &mut sent,
+            ) {
                 // A short run stops at the first late answer. A long one counts them all, and
                 // tells a stall (the answer waited while the engine searched: half a second of
                 // CPU or more) from a starved engine (other jobs held the cores).
@@ -809,7 +854,9 @@ fn fuzz(dialect: Dialect, seed: u64, lines: usize) {
             next_sync = i as u64 + 1 + SYNC_EVERY / 3 + gen.rng.below(SYNC_EVERY);
         }
     }
-    eprintln!("{what}: {lines} lines, {syncs} syncs, {stalls} stalls, {starved} late while starved");
+    eprintln!(
+        "{what}: {lines} lines, {syncs} syncs, {stalls} stalls, {starved} late while starved"
+    );
     assert_eq!(stalls, 0, "{what}: {stalls} of {syncs} syncs stalled");
     final_search(&mut e, dialect, &what, &mut sent);
     check_health(&mut e, &what, &sent);

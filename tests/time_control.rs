@@ -14,8 +14,7 @@ use pao::board::{Position, RankBase};
 use std::time::{Duration, Instant};
 
 /// A middlegame with many good moves: iterations keep coming, and no mate ends the search.
-const MIDDLEGAME: &str =
-    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+const MIDDLEGAME: &str = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
 
 /// Slack for the pipe and the scheduler on a shared machine.
 const WALL_SLACK: Duration = Duration::from_millis(400);
@@ -58,7 +57,10 @@ fn ucci_go_time_spends_at_most_a_quarter_of_the_clock() {
     // 3 s left, no increment, moves to go unknown: at most (3000 - 30) / 4 = 742 ms, the
     // hard limit min(5 x 99, 742) = 495 ms; never the whole clock.
     let (wall, engine_ms, _, mv) = timed_go(&mut e, "go time 3000 increment 0");
-    assert!(engine_ms <= 495 + ENGINE_SLACK_MS, "engine time {engine_ms}");
+    assert!(
+        engine_ms <= 495 + ENGINE_SLACK_MS,
+        "engine time {engine_ms}"
+    );
     assert!(
         wall <= Duration::from_millis(495) + WALL_SLACK,
         "{wall:?} of a 3 s clock"
@@ -100,7 +102,10 @@ fn uci_clock_of_the_side_to_move() {
     // not red's (which would allow seconds).
     e.send("position startpos moves h2e2");
     let (wall, engine_ms, _, mv) = timed_go(&mut e, "go wtime 100000 btime 3000");
-    assert!(engine_ms <= 495 + ENGINE_SLACK_MS, "engine time {engine_ms}");
+    assert!(
+        engine_ms <= 495 + ENGINE_SLACK_MS,
+        "engine time {engine_ms}"
+    );
     assert!(wall <= Duration::from_millis(495) + WALL_SLACK, "{wall:?}");
     let mut pos = Position::startpos();
     let h2e2 = pos.parse_legal_move("h2e2", RankBase::Zero).expect("move");
@@ -109,7 +114,10 @@ fn uci_clock_of_the_side_to_move() {
     // Red to move with 10 s + 0.1 s: soft 9970 / 30 + 75 = 407 ms, hard 5 x 407 = 2035 ms.
     e.send(&format!("position fen {MIDDLEGAME}"));
     let (wall, engine_ms, _, mv) = timed_go(&mut e, "go wtime 10000 btime 10000 winc 100 binc 100");
-    assert!(engine_ms <= 2035 + ENGINE_SLACK_MS, "engine time {engine_ms}");
+    assert!(
+        engine_ms <= 2035 + ENGINE_SLACK_MS,
+        "engine time {engine_ms}"
+    );
     assert!(wall <= Duration::from_millis(2035) + WALL_SLACK, "{wall:?}");
     assert_legal(MIDDLEGAME, &mv);
 }

@@ -42,7 +42,10 @@ fn xboard_plays_a_two_game_match_by_the_rules() {
     else {
         let why = "xboard or xvfb-run is not installed (.ci/run installs them with apt)";
         // In CI a skip would hide a failed install: the test fails instead.
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: {why}");
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true: {why}"
+        );
         println!("skipped: {why}");
         return;
     };

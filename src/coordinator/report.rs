@@ -245,9 +245,6 @@ mod tests {
             "ended after {took:?}, long after the hard limit"
         );
         let out = String::from_utf8(c.out.clone()).expect("utf-8");
-        assert!(
-            out.lines().any(|l| l.starts_with("bestmove ")),
-            "{out}"
-        );
+        assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
     }
 }

@@ -69,7 +69,10 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
     ) else {
         let why = "chromium or chromedriver is not installed (.ci/run installs them with apt)";
         // In CI a skip would hide a failed install: the test fails instead.
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: {why}");
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true: {why}"
+        );
         println!("skipped: {why}");
         return;
     };

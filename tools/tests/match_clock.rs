@@ -13,11 +13,11 @@ use std::process::Command;
 fn a_fast_match_with_increments_loses_no_game_on_time() {
     let pao = PathBuf::from(env!("CARGO_BIN_EXE_pao-tools")).with_file_name("pao");
     if !pao.exists() {
-        let why = format!(
-            "{} not built (run cargo test --workspace)",
-            pao.display()
+        let why = format!("{} not built (run cargo test --workspace)", pao.display());
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true: {why}"
         );
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: {why}");
         println!("skipped: {why}");
         return;
     }
@@ -68,7 +68,10 @@ fn a_fast_match_with_increments_loses_no_game_on_time() {
         // Columns: round, red, black, result, ..., reason.
         let reason = row.split('\t').nth(5).expect("a reason column");
         assert!(!reason.contains("time forfeit"), "{row}\n{stdout}");
-        assert!(!reason.ends_with(" by a") && !reason.ends_with(" by b"), "{row}");
+        assert!(
+            !reason.ends_with(" by a") && !reason.ends_with(" by b"),
+            "{row}"
+        );
     }
     let tally = stdout
         .lines()

@@ -316,9 +316,17 @@ mod tests {
         let (n, pdf) = empirical(counts);
         let constrained = |s: f64| -> Vec<f64> {
             let shifted: Vec<(f64, f64)> = pdf.iter().map(|&(a, p)| (a - s, p)).collect();
-            let f = |x: f64| shifted.iter().map(|&(a, p)| p * a / (1.0 + x * a)).sum::<f64>();
+            let f = |x: f64| {
+                shifted
+                    .iter()
+                    .map(|&(a, p)| p * a / (1.0 + x * a))
+                    .sum::<f64>()
+            };
             let low = shifted.iter().map(|s| s.0).fold(f64::INFINITY, f64::min);
-            let high = shifted.iter().map(|s| s.0).fold(f64::NEG_INFINITY, f64::max);
+            let high = shifted
+                .iter()
+                .map(|s| s.0)
+                .fold(f64::NEG_INFINITY, f64::max);
             // f falls from +inf to -inf between the poles -1/high and -1/low.
             let (mut lo, mut hi) = (-1.0 / high + 1e-12, -1.0 / low - 1e-12);
             for _ in 0..200 {
@@ -382,10 +390,7 @@ mod tests {
         let equal = Pentanomial {
             counts: [400, 1600, 4000, 1600, 400],
         };
-        assert_eq!(
-            s.decide(s.llr_pentanomial(&equal)),
-            SprtDecision::AcceptH0
-        );
+        assert_eq!(s.decide(s.llr_pentanomial(&equal)), SprtDecision::AcceptH0);
         // Games not paired: the same formula over single games scored 1, 1/2, 0. For 300
         // wins, 450 draws and 250 losses: mean 0.3 + 0.45 / 2 = 0.525, E[x^2] = 0.3 + 0.45 / 4.
         let t = Trinomial {

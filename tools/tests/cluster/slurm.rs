@@ -34,7 +34,10 @@ fn sbatch_scripts_on_a_single_node_slurm_merge_exactly() {
     let tools = PathBuf::from(env!("CARGO_BIN_EXE_pao-tools"));
     let pao = tools.with_file_name("pao");
     let why = if !missing.is_empty() {
-        Some(format!("no {} (install slurm-wlm and munge)", missing.join(", ")))
+        Some(format!(
+            "no {} (install slurm-wlm and munge)",
+            missing.join(", ")
+        ))
     } else if !is_root() {
         Some("the single-node Slurm test starts slurmd, which needs root".to_string())
     } else if !pao.exists() {
@@ -46,7 +49,10 @@ fn sbatch_scripts_on_a_single_node_slurm_merge_exactly() {
         None
     };
     if let Some(why) = why {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: {why}");
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true: {why}"
+        );
         println!("skipped: {why}");
         return;
     }
