@@ -351,6 +351,13 @@ struct GameBody {
     base_ms: u64,
     #[serde(default)]
     inc_ms: u64,
+    /// The engine's `Skill Level`, 0..=20 (20, full strength, when absent).
+    #[serde(default = "full_level")]
+    level: u8,
+}
+
+fn full_level() -> u8 {
+    crate::skill::FULL_LEVEL
 }
 
 async fn game(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> Response {
@@ -368,7 +375,11 @@ async fn game(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> 
             )
         }
     };
-    match with_control(&app, move |s| s.start_game(human, b.base_ms, b.inc_ms)).await {
+    match with_control(&app, move |s| {
+        s.start_game(human, b.base_ms, b.inc_ms, b.level)
+    })
+    .await
+    {
         Ok(Ok(())) => to_json(&Done { ok: true }),
         Ok(Err(r)) => refusal(r),
         Err(r) => r.into_response(),

@@ -8,6 +8,7 @@ use super::game::{side_name, Game, MAX_BASE_MS, MAX_INC_MS};
 use super::hub::{Finished, Hub, SearchKind};
 use crate::board::rules::{game_result, GameResult};
 use crate::board::{Color, Move, Position, RankBase, START_FEN};
+use crate::skill::FULL_LEVEL;
 use std::sync::Arc;
 
 /// Most moves a position may carry.
@@ -136,7 +137,7 @@ impl Control {
         }
         engine.send(&line);
         if analysing {
-            self.analysis = Some(engine.go(SearchKind::Analysis, fen, "go infinite"));
+            self.analysis = Some(engine.go(SearchKind::Analysis, fen, "go infinite", FULL_LEVEL));
         }
     }
 
@@ -209,7 +210,7 @@ impl Control {
         let id = self
             .engine
             .lock()
-            .go(SearchKind::Analysis, fen, "go infinite");
+            .go(SearchKind::Analysis, fen, "go infinite", FULL_LEVEL);
         self.analysis = Some(id);
         Ok(id)
     }
@@ -231,7 +232,7 @@ impl Control {
         }
         engine.send("ucinewgame");
         if analysing {
-            self.analysis = Some(engine.go(SearchKind::Analysis, fen, "go infinite"));
+            self.analysis = Some(engine.go(SearchKind::Analysis, fen, "go infinite", FULL_LEVEL));
         }
         Ok(())
     }
@@ -288,7 +289,8 @@ impl Control {
                 errors.extend(engine.send(l));
             }
             if analysing {
-                self.analysis = Some(engine.go(SearchKind::Analysis, fen, "go infinite"));
+                self.analysis =
+                    Some(engine.go(SearchKind::Analysis, fen, "go infinite", FULL_LEVEL));
             }
         }
         if let Some(e) = errors.first() {
@@ -306,9 +308,20 @@ impl Control {
     }
 
     /// Starts a game from the board: the person plays `human`, each side has `base_ms` and
-    /// `inc_ms` per move.
-    pub fn start_game(&mut self, human: Color, base_ms: u64, inc_ms: u64) -> Result<(), Refusal> {
+    /// `inc_ms` per move, and the engine plays at `level` (its `Skill Level`).
+    pub fn start_game(
+        &mut self,
+        human: Color,
+        base_ms: u64,
+        inc_ms: u64,
+        level: u8,
+    ) -> Result<(), Refusal> {
         self.refuse_during_game("a new game")?;
+        if level > FULL_LEVEL {
+            return Err(Refusal::Bad(format!(
+                "level must be in 0..{FULL_LEVEL}, not {level}"
+            )));
+        }
         if !(1000..=MAX_BASE_MS).contains(&base_ms) {
             return Err(Refusal::Bad(format!(
                 "base_ms must be in 1000..{MAX_BASE_MS}, not {base_ms}"
@@ -328,7 +341,7 @@ impl Control {
         if self.analysis.take().is_some() {
             self.engine.lock().send("stop");
         }
-        self.game = Some(Game::new(human, base_ms, inc_ms));
+        self.game = Some(Game::new(human, base_ms, inc_ms, level));
         self.publish_game();
         if self.current.side_to_move() != human {
             self.engine_to_move();
@@ -391,8 +404,9 @@ impl Control {
         };
         let go = game.go_line(to_move);
         let view = game.view(to_move);
+        let level = game.level;
         self.hub.publish(Event::Game(view));
-        let id = self.engine.lock().go(SearchKind::Game, fen, &go);
+        let id = self.engine.lock().go(SearchKind::Game, fen, &go, level);
         if let Some(game) = self.game.as_mut() {
             game.search = Some(id);
         }

@@ -86,9 +86,10 @@ impl Locked<'_> {
             .collect()
     }
 
-    /// Starts a search of the position last sent (`go_line` is the whole `go` command);
-    /// returns its number.
-    pub fn go(&mut self, kind: SearchKind, fen: String, go_line: &str) -> u64 {
+    /// Starts a search of the position last sent (`go_line` is the whole `go` command) at
+    /// `level` (a game's `Skill Level`; analyses are at full strength); returns its number.
+    pub fn go(&mut self, kind: SearchKind, fen: String, go_line: &str, level: u8) -> u64 {
+        self.send(&format!("setoption name Skill Level value {level}"));
         let id = self.hub.expect_search(kind, fen);
         self.send(go_line);
         id

@@ -153,6 +153,8 @@ pub struct GameView {
     pub running: Option<&'static str>,
     /// `ongoing`, or how the game ended (`red wins (time)`, `black wins (resignation)`, ...).
     pub result: String,
+    /// The engine's `Skill Level`, 0..=20 (20: full strength).
+    pub level: u8,
 }
 
 /// Figures of the server itself.

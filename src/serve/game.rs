@@ -34,11 +34,13 @@ pub struct Game {
     pub result: Option<String>,
     /// The engine's search while it thinks.
     pub search: Option<u64>,
+    /// The engine's `Skill Level` (20: full strength).
+    pub level: u8,
 }
 
 impl Game {
-    /// A game starting now, both clocks at `base_ms`.
-    pub fn new(human: Color, base_ms: u64, inc_ms: u64) -> Game {
+    /// A game starting now, both clocks at `base_ms`, the engine at `level`.
+    pub fn new(human: Color, base_ms: u64, inc_ms: u64, level: u8) -> Game {
         Game {
             human,
             base_ms,
@@ -47,6 +49,7 @@ impl Game {
             turn_start: Instant::now(),
             result: None,
             search: None,
+            level,
         }
     }
 
@@ -111,6 +114,7 @@ impl Game {
             black_ms: self.left_ms(Color::Black, to_move),
             running: self.ongoing().then(|| side_name(to_move)),
             result: self.result.clone().unwrap_or_else(|| "ongoing".to_string()),
+            level: self.level,
         }
     }
 }
@@ -121,7 +125,7 @@ mod tests {
 
     #[test]
     fn clocks_charge_the_mover_and_add_the_increment() {
-        let mut g = Game::new(Color::Red, 60_000, 2_000);
+        let mut g = Game::new(Color::Red, 60_000, 2_000, 20);
         assert!(g.charge(Color::Red));
         let v = g.view(Color::Black);
         // Red spent (almost) nothing and gained the increment.
@@ -134,14 +138,14 @@ mod tests {
 
     #[test]
     fn a_fallen_flag_ends_the_game() {
-        let mut g = Game::new(Color::Black, 0, 0);
+        let mut g = Game::new(Color::Black, 0, 0, 20);
         std::thread::sleep(std::time::Duration::from_millis(2));
         assert!(!g.charge(Color::Red));
         assert_eq!(g.result.as_deref(), Some("black wins (time)"));
         let v = g.view(Color::Black);
         assert_eq!((v.red_ms, v.running), (0, None));
 
-        let mut g = Game::new(Color::Red, 0, 0);
+        let mut g = Game::new(Color::Red, 0, 0, 20);
         std::thread::sleep(std::time::Duration::from_millis(2));
         assert!(g.flag(Color::Red));
         assert_eq!(g.result.as_deref(), Some("black wins (time)"));

@@ -323,6 +323,58 @@ async fn bad_requests_get_one_line_and_the_analysis_goes_on() {
     w.until_type("bestmove").await;
 }
 
+/// A game's level reaches the engine: at level 0 its moves stay within the level's node cap
+/// on a clock where full strength thinks far longer; the analysis after the game is at full
+/// strength again.
+#[tokio::test]
+async fn a_game_against_a_level() {
+    let _gate = crate::common::shared().await;
+    let server = Server::start(&[]);
+    let http = server.http();
+    let mut w = server.watch().await;
+    let bad = http
+        .post(
+            "/api/game",
+            json!({"human": "red", "base_ms": 60000, "level": 21}),
+        )
+        .await;
+    assert_eq!(
+        (bad.status, bad.text.as_str()),
+        (400, "level must be in 0..20, not 21\n")
+    );
+    let r = http
+        .post(
+            "/api/game",
+            json!({"human": "black", "base_ms": 600000, "inc_ms": 5000, "level": 0}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let g = w.until_type("game").await;
+    assert_eq!(
+        (g["level"].as_u64(), g["human"].as_str()),
+        (Some(0), Some("black"))
+    );
+    let cap = pao::skill::Skill::new(0.0).hard_nodes();
+    let best = w.until_type("bestmove").await;
+    assert_eq!(best["kind"], "game");
+    assert!(best["nodes"].as_u64().is_some_and(|n| n <= cap), "{best}");
+    let p = w.until_type("position").await;
+    assert_eq!(p["moves"][0], best["move"]);
+    assert_eq!(http.post("/api/game/resign", json!({})).await.status, 200);
+
+    // Analysis again, at full strength: it goes past level 0's cap.
+    assert_eq!(http.post("/api/go", json!({})).await.status, 200);
+    let past = w
+        .until(|e| {
+            (e["type"] == "info" || e["type"] == "progress")
+                && e["nodes"].as_u64().is_some_and(|n| n > cap)
+        })
+        .await;
+    assert!(past["nodes"].as_u64() > Some(cap));
+    http.post("/api/stop", json!({})).await;
+    w.until_type("bestmove").await;
+}
+
 #[tokio::test]
 async fn a_game_against_the_engine() {
     let _gate = crate::common::shared().await;

@@ -271,6 +271,30 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         .await
         .expect("the best move is shown");
     assert_eq!(http.state().await["searching"], false);
+
+    // A game against level 3, chosen in the page: the level goes with the game's request.
+    client
+        .find(Locator::Css("#g-level option[value='3']"))
+        .await
+        .expect("level 3 in the selector")
+        .click()
+        .await
+        .expect("choose level 3");
+    client
+        .find(Locator::Id("play"))
+        .await
+        .expect("play")
+        .click()
+        .await
+        .expect("click play");
+    wait()
+        .for_element(Locator::XPath(
+            "//span[@id='g-result' and contains(text(), 'against level 3')]",
+        ))
+        .await
+        .expect("the game against level 3 is shown");
+    assert_eq!(http.state().await["game"]["level"], 3);
+    assert_eq!(http.post("/api/game/resign", json!({})).await.status, 200);
     client.close().await.expect("close");
     drop(driver);
     let _ = std::fs::remove_dir_all(&profile);

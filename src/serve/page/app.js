@@ -188,7 +188,8 @@
     $("c-black").textContent = "black " + clockText(black);
     $("c-red").classList.toggle("running", g.running === "red");
     $("c-black").classList.toggle("running", g.running === "black");
-    $("g-result").textContent = g.result === "ongoing" ? "you play " + g.human : g.result;
+    const level = g.level < 20 ? " against level " + g.level : " against full strength";
+    $("g-result").textContent = g.result === "ongoing" ? "you play " + g.human + level : g.result;
   }
 
   // Events.
@@ -318,10 +319,19 @@
     wdl: $("o-wdl").checked,
   });
   $("clearhash").onclick = () => post("/api/clear-hash");
+  // The engine's level: 0 (weakest) to 20 (full strength), sent with the game.
+  for (let level = 0; level <= 20; level++) {
+    const o = document.createElement("option");
+    o.value = String(level);
+    o.textContent = level === 20 ? "20 (full)" : String(level);
+    o.selected = level === 20;
+    $("g-level").appendChild(o);
+  }
   $("play").onclick = () => post("/api/game", {
     human: $("g-side").value,
     base_ms: Math.round(Number($("g-minutes").value) * 60000),
     inc_ms: Math.round(Number($("g-inc").value) * 1000),
+    level: Number($("g-level").value),
   });
   $("resign").onclick = () => post("/api/game/resign");
   $("copyfen").onclick = () => view.state && exportText(view.state.position.current);
