@@ -1,6 +1,7 @@
 //! `pao-tools latency`: how long an engine takes from `stop` to `bestmove`, at several thread
 //! counts. Each run: `go infinite`, wait a varying moment, send `stop`, time the reply.
 
+use crate::common::Failure;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -26,7 +27,7 @@ pub struct LatencyArgs {
 }
 
 /// Runs the measurement; prints one table row per thread count.
-pub fn run(args: LatencyArgs) -> Result<(), crate::common::Failure> {
+pub fn run(args: LatencyArgs) -> Result<(), Failure> {
     let (engine, threads, runs) = (args.engine, args.threads, args.runs as usize);
     println!(
         "{:>8} {:>6} {:>10} {:>10} {:>10}",

@@ -5,7 +5,7 @@
 //! done. An `isready` alone gives the floor of that measurement.
 
 use crate::common::process::EngineProcess;
-use crate::soak::rss_kib;
+use crate::common::Failure;
 use std::time::{Duration, Instant};
 
 /// `pao-tools hashclear`: times `setoption name Clear Hash` + `isready` -> `readyok` on a
@@ -47,7 +47,7 @@ fn wait(e: &mut EngineProcess, what: &str, secs: u64) -> Result<Instant, String>
 }
 
 /// Runs the measurement.
-pub fn run(args: HashclearArgs) -> Result<(), crate::common::Failure> {
+pub fn run(args: HashclearArgs) -> Result<(), Failure> {
     let HashclearArgs {
         engine,
         hash,
@@ -57,8 +57,8 @@ pub fn run(args: HashclearArgs) -> Result<(), crate::common::Failure> {
         settle,
         no_large_pages,
     } = args;
-    let mut e = EngineProcess::spawn("engine", &engine, &[], None).map_err(|x| x.to_string())?;
-    let pid = e.pid();
+    let mut e = EngineProcess::spawn("engine", &engine, &[], None)
+        .map_err(|x| x.to_string())?;
     let mib = |kib: Option<u64>| kib.map_or(0, |k| k / 1024);
     e.send("uci").map_err(|x| x.to_string())?;
     wait(&mut e, "uciok", 10)?;
@@ -95,13 +95,13 @@ pub fn run(args: HashclearArgs) -> Result<(), crate::common::Failure> {
         // `bestmove` comes at once; the workers park a moment later (the clear waits for
         // them). Without a pause, the time below includes that.
         std::thread::sleep(Duration::from_millis(settle));
-        let before = mib(rss_kib(pid));
+        let before = mib(e.resident_kib());
         let t = Instant::now();
         e.send("setoption name Clear Hash")
             .map_err(|x| x.to_string())?;
         e.send("isready").map_err(|x| x.to_string())?;
         let done = wait(&mut e, "readyok", 900)? - t;
-        let after = mib(rss_kib(pid));
+        let after = mib(e.resident_kib());
         println!(
             "{run:>4} {before:>14} {:>10.1} {after:>13}",
             done.as_secs_f64() * 1000.0

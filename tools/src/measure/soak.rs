@@ -5,6 +5,7 @@
 //! `isready` and `quit` are still answered at the end. One PASS/FAIL line sums it up.
 
 use crate::common::process::{EngineError, EngineProcess};
+use crate::common::Failure;
 use std::time::{Duration, Instant};
 
 /// A position where the iterations race past depth 100: kings, an advisor and a pawn each.
@@ -55,13 +56,6 @@ fn field(line: &str, key: &str) -> Option<u64> {
         }
     }
     None
-}
-
-/// Resident memory of `pid` in KiB.
-pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// What the info lines showed, and what went wrong with them.
@@ -133,9 +127,8 @@ fn pump(e: &mut EngineProcess, w: &mut Watch, span: Duration, until: Option<&str
 }
 
 /// Runs the soak test.
-pub fn run(a: SoakArgs) -> Result<(), crate::common::Failure> {
+pub fn run(a: SoakArgs) -> Result<(), Failure> {
     let mut e = EngineProcess::spawn("engine", &a.engine, &[], None).map_err(|e| e.to_string())?;
-    let pid = e.pid();
     let mut w = Watch::default();
     let mut fail: Vec<String> = Vec::new();
     let send = |e: &mut EngineProcess, l: &str| e.send(l).map_err(|x: EngineError| x.to_string());
@@ -189,7 +182,7 @@ pub fn run(a: SoakArgs) -> Result<(), crate::common::Failure> {
             left.min(Duration::from_secs(a.sample)),
             None,
         );
-        match rss_kib(pid) {
+        match e.resident_kib() {
             Some(kib) => samples.push((start.elapsed().as_secs_f64(), kib)),
             None => {
                 fail.push("the engine process is gone".to_string());
