@@ -6,6 +6,7 @@
 mod adjudication;
 mod client;
 mod clock;
+mod config;
 pub mod fake_engine;
 mod game;
 pub mod judge;
@@ -27,8 +28,9 @@ use crate::common::shard::Shard;
 use crate::common::Failure;
 use adjudication::{DrawRule, ResignRule};
 use clock::{parse_seconds, parse_tc, Limit};
+use config::MatchConfig;
 use game::GameConfig;
-use runner::{run_match, MatchConfig};
+use runner::run_match;
 use stats::Sprt;
 
 /// What follows the options in `pao-tools match --help`.
