@@ -1,18 +1,8 @@
 //! The `pao-tools` command line: help and version everywhere, status 2 on bad arguments.
 
-use std::process::Command;
+mod support;
 
-fn tools(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pao-tools"))
-        .args(args)
-        .output()
-        .expect("run pao-tools");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
+use support::tools;
 
 const COMMANDS: &[&[&str]] = &[
     &[],

@@ -41,15 +41,10 @@ fn sbatch_scripts_on_a_single_node_slurm_merge_exactly() {
         println!("skipped: the single-node Slurm test starts slurmd, which needs root");
         return;
     }
-    let tools = PathBuf::from(env!("CARGO_BIN_EXE_pao-tools"));
-    let pao = tools.with_file_name("pao");
-    if !pao.exists() {
-        println!(
-            "skipped: {} not built (run cargo test --workspace)",
-            pao.display()
-        );
+    let tools = PathBuf::from(crate::support::BIN);
+    let Some(pao) = crate::support::engine() else {
         return;
-    }
+    };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("cluster/slurm/test-single-node.sh");
     let out = Command::new("bash")
         .arg(&script)
