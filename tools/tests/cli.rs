@@ -1,8 +1,9 @@
-//! The `pao-tools` command line: help and version everywhere, status 2 on bad arguments.
+//! The `pao-tools` command line: help and version everywhere, status 2 on bad arguments, and
+//! the engine found where `cargo install` puts it.
 
 mod support;
 
-use support::tools;
+use support::{tools, Scratch};
 
 const COMMANDS: &[&[&str]] = &[
     &[],
@@ -227,4 +228,57 @@ fn every_command_reports_a_bad_command_line_with_status_two() {
     assert_eq!(err.lines().nth(1), Some("  --positions <N>"));
     let (_, _, err) = tools(&["wdlfit"]);
     assert_eq!(err.lines().nth(1), Some("  <FILE.pgn>..."));
+}
+
+/// `latency`, `soak`, `hashclear`, `mates run` and `scaling` run the `pao` beside `pao-tools`
+/// when no `--engine` is given, else the first on PATH: installed by `cargo install`, both are
+/// in one directory; elsewhere `pao` is found on PATH. Shown with `latency`, the quickest.
+#[cfg(unix)]
+#[test]
+fn the_default_engine_is_the_pao_beside_the_tools_then_on_path() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    use std::process::Command;
+    let Some(pao) = support::engine() else { return };
+    let scratch = Scratch::new("installed");
+    let [bin, elsewhere, broken] = ["bin", "elsewhere", "broken"].map(|d| scratch.dir().join(d));
+    for d in [&bin, &elsewhere, &broken] {
+        std::fs::create_dir_all(d).expect("directory");
+    }
+    let tools = bin.join("pao-tools");
+    std::fs::copy(support::BIN, &tools).expect("copy pao-tools");
+    symlink(&pao, elsewhere.join("pao")).expect("link pao");
+    // A `pao` that is no engine: it exits at once.
+    let no_engine = broken.join("pao");
+    std::fs::write(&no_engine, "#!/bin/sh\nexit 0\n").expect("script");
+    std::fs::set_permissions(&no_engine, std::fs::Permissions::from_mode(0o755)).expect("mode");
+    let latency = |path: &[&std::path::Path]| {
+        let path = std::env::join_paths(path).expect("PATH");
+        support::output(
+            Command::new(&tools)
+                .args(["latency", "--threads", "1", "--runs", "1"])
+                .env("PATH", path),
+        )
+    };
+    let row = |out: &str| {
+        out.lines()
+            .nth(1)
+            .map(|l| l.starts_with("       1      1 "))
+    };
+
+    // Nowhere: the bare name, which does not start.
+    let (code, out, err) = latency(&[scratch.dir()]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.starts_with("pao-tools latency: cannot start 'pao': "),
+        "{err}"
+    );
+    // On PATH, the first directory that has one.
+    let (code, out, err) = latency(&[scratch.dir(), &elsewhere, &broken]);
+    assert_eq!((code, row(&out)), (0, Some(true)), "{out}{err}");
+    let (code, _, err) = latency(&[&broken, &elsewhere]);
+    assert_eq!(code, 1, "{err}");
+    // Beside the tools, before PATH.
+    symlink(&pao, bin.join("pao")).expect("link pao");
+    let (code, out, err) = latency(&[&broken]);
+    assert_eq!((code, row(&out)), (0, Some(true)), "{out}{err}");
 }

@@ -4,6 +4,7 @@
 //! and the time until `readyok` is taken: the engine answers `isready` only once the clear is
 //! done. An `isready` alone gives the floor of that measurement.
 
+use crate::common::engine::default_engine;
 use crate::common::process::EngineProcess;
 use crate::common::Failure;
 use std::time::{Duration, Instant};
@@ -17,9 +18,9 @@ then times `setoption name Clear Hash` + `isready` until `readyok`, N times; pri
 engine's memory before and after each clear."
 )]
 pub struct HashclearArgs {
-    /// The engine (UCI)
-    #[arg(long, value_name = "PATH", default_value = "target/release/pao")]
-    engine: String,
+    /// The engine (UCI; default: `pao` beside pao-tools, else on PATH)
+    #[arg(long, value_name = "PATH")]
+    engine: Option<String>,
     /// Table size in MiB
     #[arg(long, value_name = "MB", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
     hash: u64,
@@ -57,7 +58,7 @@ pub fn run(args: HashclearArgs) -> Result<(), Failure> {
         settle,
         no_large_pages,
     } = args;
-    let mut e = EngineProcess::spawn("engine", &engine, &[], None)
+    let mut e = EngineProcess::spawn("engine", &engine.unwrap_or_else(default_engine), &[], None)
         .map_err(|x| x.to_string())?;
     let mib = |kib: Option<u64>| kib.map_or(0, |k| k / 1024);
     e.send("uci").map_err(|x| x.to_string())?;

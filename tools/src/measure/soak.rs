@@ -4,6 +4,7 @@
 //! counts only grow, `nps` agrees with nodes and time, `hashfull` reaches 1000, and `stop`,
 //! `isready` and `quit` are still answered at the end. One PASS/FAIL line sums it up.
 
+use crate::common::engine::default_engine;
 use crate::common::process::{EngineError, EngineProcess};
 use crate::common::Failure;
 use std::time::{Duration, Instant};
@@ -23,9 +24,9 @@ the second half, node counts going down, `nps` disagreeing with nodes/time, `has
 or `soak: FAIL ...` line; exit status 1 on failure."
 )]
 pub struct SoakArgs {
-    /// The engine (UCI)
-    #[arg(long, value_name = "PATH", default_value = "target/release/pao")]
-    engine: String,
+    /// The engine (UCI; default: `pao` beside pao-tools, else on PATH)
+    #[arg(long, value_name = "PATH")]
+    engine: Option<String>,
     /// Minutes of `go infinite` from the start position (fractions allowed)
     #[arg(long, value_name = "M", default_value_t = 30.0, value_parser = positive_minutes)]
     minutes: f64,
@@ -128,7 +129,8 @@ fn pump(e: &mut EngineProcess, w: &mut Watch, span: Duration, until: Option<&str
 
 /// Runs the soak test.
 pub fn run(a: SoakArgs) -> Result<(), Failure> {
-    let mut e = EngineProcess::spawn("engine", &a.engine, &[], None).map_err(|e| e.to_string())?;
+    let engine = a.engine.clone().unwrap_or_else(default_engine);
+    let mut e = EngineProcess::spawn("engine", &engine, &[], None).map_err(|e| e.to_string())?;
     let mut w = Watch::default();
     let mut fail: Vec<String> = Vec::new();
     let send = |e: &mut EngineProcess, l: &str| e.send(l).map_err(|x: EngineError| x.to_string());
