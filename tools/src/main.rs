@@ -36,17 +36,17 @@ enum Command {
     Openings(openings::balanced::GenConfig),
     /// Self-play training data for the network (and `datagen stats FILE`)
     Datagen(datagen::DatagenArgs),
-    /// Endgame tablebases: generate, list, probe, stats, verify
+    /// Endgame tablebases: generate, list, probe, stats, verify, theory, positions
     Egtb(egtb::EgtbArgs),
     /// Rule on a game: ongoing, or who won and why
     Judge(r#match::judge::JudgeArgs),
     /// Stop-to-bestmove times at several thread counts
     Latency(measure::latency::LatencyArgs),
     /// Train the network on datagen data (CPU), write a net file
-    #[command(after_help = train::usage())]
+    #[command(override_help = train::usage())]
     Train(Raw),
     /// Synthetic training data (tests, timing)
-    #[command(name = "synth-data", hide = true)]
+    #[command(name = "synth-data")]
     SynthData(train::synth::SynthArgs),
     /// Fit UCI_ShowWDL's win/draw/loss model to match PGNs
     Wdlfit(r#match::wdlfit::WdlfitArgs),
@@ -57,7 +57,7 @@ enum Command {
     /// Time Clear Hash + isready on a big used table
     Hashclear(measure::hashclear::HashclearArgs),
     /// A scripted engine for tests
-    #[command(name = "fake-engine", hide = true)]
+    #[command(name = "fake-engine")]
     FakeEngine(r#match::fake_engine::FakeArgs),
 }
 

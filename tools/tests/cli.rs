@@ -1,5 +1,5 @@
-//! The `pao-tools` command line: help and version everywhere, status 2 on bad arguments, and
-//! the engine found where `cargo install` puts it.
+//! The `pao-tools` command line: help and version everywhere, every command listed with its
+//! full usage, status 2 on bad arguments, and the engine found where `cargo install` puts it.
 
 mod support;
 
@@ -228,6 +228,73 @@ fn every_command_reports_a_bad_command_line_with_status_two() {
     assert_eq!(err.lines().nth(1), Some("  --positions <N>"));
     let (_, _, err) = tools(&["wdlfit"]);
     assert_eq!(err.lines().nth(1), Some("  <FILE.pgn>..."));
+}
+
+/// Every command, in the order `pao-tools --help` lists them.
+const LISTED: &[&str] = &[
+    "match",
+    "scaling",
+    "book",
+    "openings",
+    "datagen",
+    "egtb",
+    "judge",
+    "latency",
+    "train",
+    "synth-data",
+    "wdlfit",
+    "mates",
+    "soak",
+    "hashclear",
+    "fake-engine",
+    "help",
+];
+
+#[test]
+fn help_lists_every_command() {
+    let (code, out, err) = tools(&["--help"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let listed: Vec<&str> = out
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(listed, LISTED, "{out}");
+}
+
+#[test]
+fn help_command_prints_the_full_usage_that_command_help_prints() {
+    let nested: &[&[&str]] = &[
+        &["match", "merge"],
+        &["egtb", "generate"],
+        &["mates", "run"],
+        &["datagen", "stats"],
+        &["book", "show"],
+    ];
+    let commands = LISTED[..LISTED.len() - 1]
+        .iter()
+        .map(std::slice::from_ref)
+        .chain(nested.iter().copied());
+    for command in commands {
+        let (code, by_help, err) = tools(&[&["help"], command].concat());
+        assert_eq!((code, err.as_str()), (0, ""), "help {command:?}");
+        let (_, by_flag, _) = tools(&[command, &["--help"]].concat());
+        assert_eq!(by_help, by_flag, "help {command:?}");
+        let usage = format!("usage: pao-tools {}", command.join(" "));
+        assert!(by_help.to_lowercase().contains(&usage), "{by_help}");
+    }
+    // `train` parses its own arguments: its usage is its own text, every option in it.
+    let (_, train, _) = tools(&["help", "train"]);
+    assert!(
+        train.starts_with("usage: pao-tools train --data FILE... [options]\n"),
+        "{train}"
+    );
+    for option in ["--data FILE...", "--epochs N", "--resume FILE", "--fit-k"] {
+        assert!(train.contains(option), "no {option} in {train}");
+    }
+    assert!(!train.contains("[ARGS]"), "{train}");
 }
 
 /// `latency`, `soak`, `hashclear`, `mates run` and `scaling` run the `pao` beside `pao-tools`
