@@ -1,4 +1,4 @@
-//! The rules of xiangqi, and nothing about search.
+//! The rules of xiangqi and their texts (FEN, move notation, PGN), and nothing about search.
 
 pub mod attackers;
 pub mod attacks;
@@ -10,6 +10,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
+pub mod pgn;
 pub mod piece;
 pub mod position;
 pub mod rules;

@@ -20,7 +20,7 @@ use super::material::Material;
 use super::retro::for_each_parent;
 use super::value::{decided, Outcome, DRAW, INVALID};
 use super::Tablebases;
-use crate::board::{Color, MoveList, Position};
+use crate::board::{Color, MoveList};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
@@ -51,21 +51,6 @@ pub struct Generated {
     pub codes: Vec<u16>,
     /// Figures.
     pub stats: GenStats,
-}
-
-/// The verdict of a position reached by a capture, from the side to move there; a capture
-/// that leaves no attacking piece is a draw by the rules.
-pub(crate) fn child_outcome(tables: &Tablebases, child: &Position) -> Result<Outcome, String> {
-    let Some((material, _)) = Material::of_position(child) else {
-        return Err("a capture leads to material no table holds".into());
-    };
-    if material.is_dead_draw() {
-        return Ok(Outcome::Draw);
-    }
-    match tables.probe(child) {
-        Some(o) => Ok(o),
-        None => Err(format!("table {} is missing or broken", material.name())),
-    }
 }
 
 /// Generates the table of `material`; `below` must hold every table its captures reach.
@@ -125,7 +110,7 @@ pub fn generate(material: &Material, below: &Tablebases) -> Result<Generated, St
                         continue;
                     }
                     pos.make_move(m);
-                    let o = child_outcome(below, &pos);
+                    let o = below.capture_outcome(&pos);
                     pos.unmake_move();
                     match o? {
                         Outcome::Loss(n) => win = win.min(n + 1),

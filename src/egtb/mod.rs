@@ -184,6 +184,22 @@ impl Tablebases {
         }
     }
 
+    /// The verdict of a position reached by a capture, from the side to move there; a capture
+    /// that leaves no attacking piece is a draw by the rules. Used where every smaller table
+    /// must be present (generation, verification): a missing one is an error.
+    pub(crate) fn capture_outcome(&self, child: &Position) -> Result<Outcome, String> {
+        let Some((material, _)) = Material::of_position(child) else {
+            return Err("a capture leads to material no table holds".into());
+        };
+        if material.is_dead_draw() {
+            return Ok(Outcome::Draw);
+        }
+        match self.probe(child) {
+            Some(o) => Ok(o),
+            None => Err(format!("table {} is missing or broken", material.name())),
+        }
+    }
+
     /// The verdict on a position, when a table covers it.
     pub fn probe(&self, pos: &Position) -> Option<Outcome> {
         self.probe_code(pos).and_then(value::outcome)

@@ -19,7 +19,6 @@
 //! overturns: it ignores that the defender's own moves may check or chase as well, which
 //! makes the repetition a draw again.
 
-use super::generate::child_outcome;
 use super::index::{placement_of, position_of, TableIndex};
 use super::value::{Outcome, DRAW, RULE_DRAW};
 use super::Tablebases;
@@ -114,7 +113,7 @@ fn judge(
         pos.make_move(m);
         // (drawing move, leads into the set)
         let verdict = if capture {
-            child_outcome(below, &pos).map(|o| match o {
+            below.capture_outcome(&pos).map(|o| match o {
                 Outcome::RuleDraw => (true, pass == Pass::DrawnInto),
                 Outcome::Draw => (true, false),
                 _ => (false, false),

@@ -5,7 +5,6 @@
 //!   (a loss in 0 has no legal move);
 //! - a draw has no move to a loss and one move to a draw.
 
-use super::generate::child_outcome;
 use super::index::position_of;
 use super::material::Material;
 use super::value::Outcome;
@@ -58,7 +57,7 @@ pub fn check_table(tables: &Tablebases, material: &Material) -> Result<Report, S
                 let mut children = Vec::with_capacity(list.len());
                 for &m in list.iter() {
                     pos.make_move(m);
-                    let o = child_outcome(tables, &pos);
+                    let o = tables.capture_outcome(&pos);
                     pos.unmake_move();
                     children.push(o?);
                 }

@@ -1,10 +1,10 @@
 //! The HTTP API: JSON in, JSON out, one line of text for a refusal. Every route, the page
 //! included, sits behind the rate limit and the access check; nothing else is served.
 
+use super::app::App;
 use super::auth::{self, Access};
 use super::control::{Control, OptionChanges, Refusal};
-use super::hub::Hub;
-use super::limits::{limit_rate, RateLimiter};
+use super::limits::limit_rate;
 use super::respond::refuse;
 use super::{page, ws};
 use crate::board::Color;
@@ -14,7 +14,6 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Router};
-use parking_lot::Mutex;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -24,31 +23,6 @@ use tower_http::timeout::TimeoutLayer;
 
 /// Longest a request may take to arrive and be answered (a slow body is cut off).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Sizes and counts the server accepts.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Largest request body, bytes.
-    pub max_body: usize,
-    /// Largest WebSocket message a watcher may send, bytes.
-    pub max_message: usize,
-    /// Most watchers at once.
-    pub max_watchers: usize,
-    /// Longest a watcher's socket may take to accept one event.
-    pub send_timeout: Duration,
-}
-
-/// What every handler shares.
-pub struct App {
-    /// The event stream.
-    pub hub: Arc<Hub>,
-    /// The analysis.
-    pub control: Arc<Mutex<Control>>,
-    /// Requests a second per address.
-    pub limiter: Arc<RateLimiter>,
-    /// Sizes and counts.
-    pub limits: Limits,
-}
 
 /// The router: the page, the API and the WebSocket, behind the limits and the access check.
 pub fn router(app: Arc<App>, access: Arc<Access>) -> Router {

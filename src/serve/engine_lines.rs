@@ -1,7 +1,7 @@
 //! The coordinator's UCI output, read back into typed values for the event stream. The
 //! coordinator stays the only writer; the server reads what it wrote, as a GUI would.
 
-use super::events::Score;
+use super::events::{InfoFields, Score};
 use crate::search::score::{RULE_WIN, WIN_BOUND};
 
 /// One output line of the engine, as the server uses it.
@@ -49,33 +49,6 @@ pub enum EngineLine {
     Message(String),
     /// Handshake and other lines the stream leaves out.
     Ignored,
-}
-
-/// The fields of an iteration's line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InfoFields {
-    /// depth
-    pub depth: u32,
-    /// seldepth
-    pub seldepth: u32,
-    /// rank of the line, from 1
-    pub multipv: u32,
-    /// score
-    pub score: Score,
-    /// win, draw, loss per mille
-    pub wdl: Option<[u32; 3]>,
-    /// ms
-    pub time: u64,
-    /// nodes
-    pub nodes: u64,
-    /// nodes per second
-    pub nps: u64,
-    /// per mille
-    pub hashfull: u32,
-    /// table probes
-    pub tbhits: Option<u64>,
-    /// the line
-    pub pv: Vec<String>,
 }
 
 /// A UCI score: `cp` beyond the rule-win bound is a win (or loss) by the repetition rules,

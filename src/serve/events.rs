@@ -60,11 +60,19 @@ pub struct Started {
     pub fen: String,
 }
 
-/// One line of a completed iteration (`info`).
+/// One line of a completed iteration (`info`): the search's number, then the line's fields.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Info {
     /// The search.
     pub search: u64,
+    /// What the engine's line says.
+    #[serde(flatten)]
+    pub fields: InfoFields,
+}
+
+/// The fields of an iteration's line, as the engine wrote them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InfoFields {
     /// Iteration depth.
     pub depth: u32,
     /// Deepest ply reached.

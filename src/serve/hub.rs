@@ -203,20 +203,7 @@ impl Hub {
         let mut inner = self.inner.lock();
         let search = Self::running(&inner);
         let ev = match parsed {
-            EngineLine::Info(f) => Event::Info(Info {
-                search,
-                depth: f.depth,
-                seldepth: f.seldepth,
-                multipv: f.multipv,
-                score: f.score,
-                wdl: f.wdl,
-                time: f.time,
-                nodes: f.nodes,
-                nps: f.nps,
-                hashfull: f.hashfull,
-                tbhits: f.tbhits,
-                pv: f.pv,
-            }),
+            EngineLine::Info(fields) => Event::Info(Info { search, fields }),
             EngineLine::Progress {
                 time,
                 nodes,
@@ -298,13 +285,14 @@ fn apply(state: &mut State, ev: &Event) {
             state.history.clear();
             state.bestmove = None;
         }
-        Event::Info(i) => {
+        Event::Info(info) => {
+            let i = &info.fields;
             let rank = (i.multipv as usize).max(1);
             if rank <= state.options.multipv {
                 if state.lines.len() < rank {
-                    state.lines.resize(rank, i.clone());
+                    state.lines.resize(rank, info.clone());
                 }
-                state.lines[rank - 1] = i.clone();
+                state.lines[rank - 1] = info.clone();
             }
             if rank == 1 {
                 if state.history.len() == HISTORY {

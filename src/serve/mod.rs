@@ -10,6 +10,7 @@
 //! embedded page), `pgn`, `respond`.
 
 mod api;
+mod app;
 mod auth;
 mod control;
 mod engine;
@@ -26,7 +27,7 @@ mod ws;
 
 pub use auth::generate_token;
 
-use api::{App, Limits};
+use app::{App, Limits};
 use auth::Access;
 use control::Control;
 use engine::Engine;

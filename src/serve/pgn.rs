@@ -1,18 +1,10 @@
-//! The board and the engine's lines as PGN, in the xqbase convention Pao's match runner
-//! writes (`[Game "Chinese Chess"]`, `[Format "ICCS"]`, moves `H2-E2`): the moves played, then
-//! the first line as the main line and every other line as a variation of its first move,
-//! each line after a comment with its score and depth.
+//! The board and the engine's lines as PGN, written by `board::pgn` as `pao-tools match`
+//! writes its games: the moves played, then the first line as the main line and every other
+//! line as a variation of its first move, each line after a comment with its score and depth.
 
 use super::events::{Info, Score};
-use crate::board::{Color, Position, START_FEN};
-
-fn iccs(m: &str) -> String {
-    let t = m.to_ascii_uppercase();
-    match (t.get(..2), t.get(2..)) {
-        (Some(from), Some(to)) => format!("{from}-{to}"),
-        _ => t,
-    }
-}
+use crate::board::pgn::{start_of, PgnWriter};
+use crate::board::START_FEN;
 
 /// `+1.25/18`, `#5/20` (mate in 5), `#-3/12`, `R+7/15` (a rule win in 7 plies).
 fn score_text(score: &Score, depth: u32) -> String {
@@ -24,114 +16,71 @@ fn score_text(score: &Score, depth: u32) -> String {
     format!("{s}/{depth}")
 }
 
-/// Movetext tokens for `moves` played from a position with `side` to move at move `number`.
-fn moves_tokens(moves: &[String], mut side: Color, mut number: u32, out: &mut Vec<String>) {
-    for (i, m) in moves.iter().enumerate() {
-        if side == Color::Red {
-            out.push(format!("{number}."));
-        } else if i == 0 {
-            out.push(format!("{number}..."));
-        }
-        out.push(iccs(m));
-        if side == Color::Black {
-            number += 1;
-        }
-        side = side.flip();
-    }
+/// Moves without comments, for the writer.
+fn plain(moves: &[String]) -> impl Iterator<Item = (&String, Option<&str>)> {
+    moves.iter().map(|m| (m, None))
 }
 
 /// The PGN of the game from `fen` with `moves`, the engine's `lines` from the position after
 /// them, and `result` (`*` while the game goes on).
 pub fn format(fen: &str, moves: &[String], lines: &[Info], result: &str) -> String {
-    let mut out = String::new();
-    let mut tag = |k: &str, v: &str| {
-        out.push_str(&format!(
-            "[{k} \"{}\"]\n",
-            v.replace('\\', "\\\\").replace('"', "\\\"")
-        ));
-    };
-    tag("Game", "Chinese Chess");
-    tag("Event", "Pao analysis");
-    tag("Site", "pao serve");
-    tag("Result", result);
+    let mut pgn = PgnWriter::new();
+    pgn.tag("Game", "Chinese Chess");
+    pgn.tag("Event", "Pao analysis");
+    pgn.tag("Site", "pao serve");
+    pgn.tag("Result", result);
     if fen != START_FEN {
-        tag("FEN", fen);
+        pgn.tag("FEN", fen);
     }
-    tag("Format", "ICCS");
-    out.push('\n');
+    pgn.tag("Format", "ICCS");
 
-    let (side, number) = Position::from_fen(fen)
-        .map(|p| (p.side_to_move(), p.fullmove_number()))
-        .unwrap_or((Color::Red, 1));
-    let mut tokens = Vec::new();
-    moves_tokens(moves, side, number, &mut tokens);
+    let (side, number) = start_of(fen);
     // Where the lines start.
-    let (side, number) = if moves.len().is_multiple_of(2) {
-        (side, number + moves.len() as u32 / 2)
-    } else {
-        let number = number + moves.len() as u32 / 2 + u32::from(side == Color::Black);
-        (side.flip(), number)
-    };
-    let lines: Vec<&Info> = lines.iter().filter(|l| !l.pv.is_empty()).collect();
+    let (side, number) = pgn.moves(plain(moves), side, number);
+    let lines: Vec<&Info> = lines.iter().filter(|l| !l.fields.pv.is_empty()).collect();
     if let Some((first, others)) = lines.split_first() {
-        let mut main = Vec::new();
-        moves_tokens(&first.pv, side, number, &mut main);
-        // The first move of the main line (its number and the move), then the variations
-        // that replace it, then the rest.
-        let mut rest = main.split_off(2.min(main.len()));
-        tokens.push(format!("{{{}}}", score_text(&first.score, first.depth)));
-        tokens.append(&mut main);
-        for l in others {
-            let mut variation = vec![
-                "(".to_string(),
-                format!("{{{}}}", score_text(&l.score, l.depth)),
-            ];
-            moves_tokens(&l.pv, side, number, &mut variation);
-            variation.push(")".to_string());
-            tokens.append(&mut variation);
+        let main = &first.fields;
+        pgn.comment(&score_text(&main.score, main.depth));
+        if others.is_empty() {
+            pgn.moves(plain(&main.pv), side, number);
+        } else {
+            // The first move of the main line, then the variations that replace it, then the
+            // rest, numbered again after them.
+            let (next_side, next_number) = pgn.moves(plain(&main.pv[..1]), side, number);
+            for l in others {
+                pgn.token("(");
+                pgn.comment(&score_text(&l.fields.score, l.fields.depth));
+                pgn.moves(plain(&l.fields.pv), side, number);
+                pgn.token(")");
+            }
+            pgn.moves(plain(&main.pv[1..]), next_side, next_number);
         }
-        // After a variation, a black move needs its number again.
-        if !others.is_empty() && side == Color::Red && !rest.is_empty() {
-            rest.insert(0, format!("{number}..."));
-        }
-        tokens.append(&mut rest);
     }
-    tokens.push(result.to_string());
-    let mut line = String::new();
-    for t in tokens {
-        let glue = !line.is_empty() && t != ")" && !line.ends_with('(');
-        if glue && line.len() + 1 + t.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        } else if glue {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
+    pgn.token(result);
+    pgn.finish()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::serve::events::InfoFields;
 
     fn info(multipv: u32, kind: &'static str, value: i32, depth: u32, pv: &str) -> Info {
         Info {
             search: 1,
-            depth,
-            seldepth: depth,
-            multipv,
-            score: Score { kind, value },
-            wdl: None,
-            time: 0,
-            nodes: 0,
-            nps: 0,
-            hashfull: 0,
-            tbhits: None,
-            pv: pv.split_whitespace().map(str::to_string).collect(),
+            fields: InfoFields {
+                depth,
+                seldepth: depth,
+                multipv,
+                score: Score { kind, value },
+                wdl: None,
+                time: 0,
+                nodes: 0,
+                nps: 0,
+                hashfull: 0,
+                tbhits: None,
+                pv: pv.split_whitespace().map(str::to_string).collect(),
+            },
         }
     }
 

@@ -3,7 +3,7 @@
 //! that falls more than the queue behind, or whose socket takes longer than the send timeout
 //! (`--watcher-timeout`) to accept an event, is dropped: the others never wait for it.
 
-use super::api::App;
+use super::app::App;
 use super::respond::refuse;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};

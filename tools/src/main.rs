@@ -1,26 +1,17 @@
-//! `pao-tools`: tournament runner, thread-scaling report and book builder for xiangqi engines.
-//! This file parses the command line and hands it to the command's module; what several
-//! commands share lives in `common/`, below all of them.
+//! `pao-tools`: matches, training data and nets, endgame tables and measurements for Pao and
+//! other xiangqi engines. This file parses the command line and hands it to the command's
+//! module, one folder per family; what several commands share lives in `common/`, below all.
 
-mod book;
 mod common;
 mod datagen;
 mod egtb;
-mod egtb_positions;
-mod egtb_theory;
-mod egtb_verify;
-mod fake_engine;
 mod generation;
-mod hashclear;
-mod judge;
-mod latency;
 mod r#match;
 mod mates;
-mod openings_gen;
+mod measure;
+mod openings;
 mod scaling;
-mod soak;
 mod train;
-mod wdlfit;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use common::Failure;
@@ -41,36 +32,36 @@ enum Command {
     /// Thread-scaling report from `pao bench` (CSV, SVG, table)
     Scaling(scaling::ScalingArgs),
     /// Build Pao's opening book from games, or show a book's moves
-    Book(book::BookArgs),
+    Book(openings::book::BookArgs),
     /// Generate balanced openings with Pao's search
-    Openings(openings_gen::GenConfig),
+    Openings(openings::balanced::GenConfig),
     /// Self-play training data for the network (and `datagen stats FILE`)
     Datagen(datagen::DatagenArgs),
-    /// Endgame tablebases: generate, list, probe, stats, verify
+    /// Endgame tablebases: generate, list, probe, stats, verify, theory, positions
     Egtb(egtb::EgtbArgs),
     /// Rule on a game: ongoing, or who won and why
-    Judge(judge::JudgeArgs),
+    Judge(r#match::judge::JudgeArgs),
     /// Stop-to-bestmove times at several thread counts
-    Latency(latency::LatencyArgs),
+    Latency(measure::latency::LatencyArgs),
     /// One generation of the network end to end: self-play, training, screen, SPRT
     Generation(generation::GenerationArgs),
     /// Train the network on datagen data (CPU), write a net file
-    #[command(after_help = train::usage())]
+    #[command(override_help = train::usage())]
     Train(Raw),
     /// Synthetic training data (tests, timing)
-    #[command(name = "synth-data", hide = true)]
+    #[command(name = "synth-data")]
     SynthData(train::synth::SynthArgs),
     /// Fit UCI_ShowWDL's win/draw/loss model to match PGNs
-    Wdlfit(wdlfit::WdlfitArgs),
+    Wdlfit(r#match::wdlfit::WdlfitArgs),
     /// Positions with proven shortest mates: find, prove, run an engine over them
     Mates(mates::MatesArgs),
     /// Long go-infinite run: memory, counters, depth > 100, a PASS/FAIL line
-    Soak(soak::SoakArgs),
+    Soak(measure::soak::SoakArgs),
     /// Time Clear Hash + isready on a big used table
-    Hashclear(hashclear::HashclearArgs),
+    Hashclear(measure::hashclear::HashclearArgs),
     /// A scripted engine for tests
-    #[command(name = "fake-engine", hide = true)]
-    FakeEngine(fake_engine::FakeArgs),
+    #[command(name = "fake-engine")]
+    FakeEngine(r#match::fake_engine::FakeArgs),
 }
 
 /// The arguments of a command that still parses its own (`train`): `--help` and `-h` print
@@ -129,20 +120,20 @@ fn main() {
     let result = match cli.command {
         Command::Match(a) => r#match::run(a),
         Command::Scaling(a) => scaling::run(a),
-        Command::Book(a) => book::run(a),
-        Command::Openings(a) => openings_gen::run(a),
+        Command::Book(a) => openings::book::run(a),
+        Command::Openings(a) => openings::balanced::run(a),
         Command::Generation(a) => generation::run(a),
         Command::Train(a) => a.run(train::usage, train::args::parse, train::run),
         Command::SynthData(a) => train::synth::run(a),
         Command::Datagen(a) => datagen::run(a),
         Command::Egtb(a) => egtb::run(a),
-        Command::Judge(a) => judge::run(a),
-        Command::Latency(a) => latency::run(a),
-        Command::Wdlfit(a) => wdlfit::run(a),
+        Command::Judge(a) => r#match::judge::run(a),
+        Command::Latency(a) => measure::latency::run(a),
+        Command::Wdlfit(a) => r#match::wdlfit::run(a),
         Command::Mates(a) => mates::run(a),
-        Command::Soak(a) => soak::run(a),
-        Command::Hashclear(a) => hashclear::run(a),
-        Command::FakeEngine(a) => fake_engine::run(a),
+        Command::Soak(a) => measure::soak::run(a),
+        Command::Hashclear(a) => measure::hashclear::run(a),
+        Command::FakeEngine(a) => r#match::fake_engine::run(a),
     };
     match result {
         Ok(()) => {}

@@ -1,18 +1,9 @@
-//! The `pao-tools` command line: help and version everywhere, status 2 on bad arguments.
+//! The `pao-tools` command line: help and version everywhere, every command listed with its
+//! full usage, status 2 on bad arguments, and the engine found where `cargo install` puts it.
 
-use std::process::Command;
+mod support;
 
-fn tools(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pao-tools"))
-        .args(args)
-        .output()
-        .expect("run pao-tools");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
+use support::{tools, Scratch};
 
 const COMMANDS: &[&[&str]] = &[
     &[],
@@ -237,4 +228,124 @@ fn every_command_reports_a_bad_command_line_with_status_two() {
     assert_eq!(err.lines().nth(1), Some("  --positions <N>"));
     let (_, _, err) = tools(&["wdlfit"]);
     assert_eq!(err.lines().nth(1), Some("  <FILE.pgn>..."));
+}
+
+/// Every command, in the order `pao-tools --help` lists them.
+const LISTED: &[&str] = &[
+    "match",
+    "scaling",
+    "book",
+    "openings",
+    "datagen",
+    "egtb",
+    "judge",
+    "latency",
+    "train",
+    "synth-data",
+    "wdlfit",
+    "mates",
+    "soak",
+    "hashclear",
+    "fake-engine",
+    "help",
+];
+
+#[test]
+fn help_lists_every_command() {
+    let (code, out, err) = tools(&["--help"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let listed: Vec<&str> = out
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(listed, LISTED, "{out}");
+}
+
+#[test]
+fn help_command_prints_the_full_usage_that_command_help_prints() {
+    let nested: &[&[&str]] = &[
+        &["match", "merge"],
+        &["egtb", "generate"],
+        &["mates", "run"],
+        &["datagen", "stats"],
+        &["book", "show"],
+    ];
+    let commands = LISTED[..LISTED.len() - 1]
+        .iter()
+        .map(std::slice::from_ref)
+        .chain(nested.iter().copied());
+    for command in commands {
+        let (code, by_help, err) = tools(&[&["help"], command].concat());
+        assert_eq!((code, err.as_str()), (0, ""), "help {command:?}");
+        let (_, by_flag, _) = tools(&[command, &["--help"]].concat());
+        assert_eq!(by_help, by_flag, "help {command:?}");
+        let usage = format!("usage: pao-tools {}", command.join(" "));
+        assert!(by_help.to_lowercase().contains(&usage), "{by_help}");
+    }
+    // `train` parses its own arguments: its usage is its own text, every option in it.
+    let (_, train, _) = tools(&["help", "train"]);
+    assert!(
+        train.starts_with("usage: pao-tools train --data FILE... [options]\n"),
+        "{train}"
+    );
+    for option in ["--data FILE...", "--epochs N", "--resume FILE", "--fit-k"] {
+        assert!(train.contains(option), "no {option} in {train}");
+    }
+    assert!(!train.contains("[ARGS]"), "{train}");
+}
+
+/// `latency`, `soak`, `hashclear`, `mates run` and `scaling` run the `pao` beside `pao-tools`
+/// when no `--engine` is given, else the first on PATH: installed by `cargo install`, both are
+/// in one directory; elsewhere `pao` is found on PATH. Shown with `latency`, the quickest.
+#[cfg(unix)]
+#[test]
+fn the_default_engine_is_the_pao_beside_the_tools_then_on_path() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    use std::process::Command;
+    let Some(pao) = support::engine() else { return };
+    let scratch = Scratch::new("installed");
+    let [bin, elsewhere, broken] = ["bin", "elsewhere", "broken"].map(|d| scratch.dir().join(d));
+    for d in [&bin, &elsewhere, &broken] {
+        std::fs::create_dir_all(d).expect("directory");
+    }
+    let tools = bin.join("pao-tools");
+    std::fs::copy(support::BIN, &tools).expect("copy pao-tools");
+    symlink(&pao, elsewhere.join("pao")).expect("link pao");
+    // A `pao` that is no engine: it exits at once.
+    let no_engine = broken.join("pao");
+    std::fs::write(&no_engine, "#!/bin/sh\nexit 0\n").expect("script");
+    std::fs::set_permissions(&no_engine, std::fs::Permissions::from_mode(0o755)).expect("mode");
+    let latency = |path: &[&std::path::Path]| {
+        let path = std::env::join_paths(path).expect("PATH");
+        support::output(
+            Command::new(&tools)
+                .args(["latency", "--threads", "1", "--runs", "1"])
+                .env("PATH", path),
+        )
+    };
+    let row = |out: &str| {
+        out.lines()
+            .nth(1)
+            .map(|l| l.starts_with("       1      1 "))
+    };
+
+    // Nowhere: the bare name, which does not start.
+    let (code, out, err) = latency(&[scratch.dir()]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.starts_with("pao-tools latency: cannot start 'pao': "),
+        "{err}"
+    );
+    // On PATH, the first directory that has one.
+    let (code, out, err) = latency(&[scratch.dir(), &elsewhere, &broken]);
+    assert_eq!((code, row(&out)), (0, Some(true)), "{out}{err}");
+    let (code, _, err) = latency(&[&broken, &elsewhere]);
+    assert_eq!(code, 1, "{err}");
+    // Beside the tools, before PATH.
+    symlink(&pao, bin.join("pao")).expect("link pao");
+    let (code, out, err) = latency(&[&broken]);
+    assert_eq!((code, row(&out)), (0, Some(true)), "{out}{err}");
 }

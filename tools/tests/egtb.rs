@@ -1,31 +1,19 @@
 //! `pao-tools egtb` as a user runs it: generate, stats, probe, verify (with the search),
 //! positions, and the errors of a bad command.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod support;
 
+use support::Scratch;
+
+/// Runs `pao-tools egtb ARGS`.
 fn tools(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pao-tools"))
-        .arg("egtb")
-        .args(args)
-        .output()
-        .expect("run pao-tools");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pao-tools-egtb-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    support::tools(&[&["egtb"], args].concat())
 }
 
 #[test]
 fn generate_stats_probe_and_verify_against_the_search() {
-    let dir = temp_dir("cli");
+    let scratch = Scratch::new("egtb-cli");
+    let dir = scratch.dir();
     let d = dir.to_str().expect("utf-8 path");
     let (code, out, err) = tools(&["generate", "KRKA", "--dir", d, "--threads", "2"]);
     assert_eq!(code, 0, "{err}");
@@ -90,7 +78,6 @@ fn generate_stats_probe_and_verify_against_the_search() {
         "{out}"
     );
     assert!(out.contains("; contradictions 0"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -1,18 +1,11 @@
 //! `pao-tools judge` as a user runs it.
 
-use std::process::Command;
+mod support;
 
+/// Runs `pao-tools judge ARGS`; stdout and stderr trimmed.
 fn judge(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pao-tools"))
-        .arg("judge")
-        .args(args)
-        .output()
-        .expect("run pao-tools");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).trim().to_string(),
-        String::from_utf8_lossy(&out.stderr).trim().to_string(),
-    )
+    let (code, out, err) = support::tools(&[&["judge"], args].concat());
+    (code, out.trim().to_string(), err.trim().to_string())
 }
 
 #[test]

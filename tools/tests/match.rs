@@ -1,32 +1,10 @@
 //! End-to-end matches between scripted engines (`pao-tools fake-engine`), driven through the
 //! real `pao-tools match` command.
 
+mod support;
+
 use pao::board::{Position, RankBase, START_FEN};
-use std::path::PathBuf;
-use std::process::Command;
-
-const BIN: &str = env!("CARGO_BIN_EXE_pao-tools");
-
-/// A scratch directory per test, removed at the end.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let d = std::env::temp_dir().join(format!("pao-tools-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Scratch(d)
-    }
-    fn path(&self, f: &str) -> String {
-        self.0.join(f).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use support::{Scratch, BIN};
 
 /// `--engine` words for a fake engine.
 fn fake(name: &str, proto: &str, extra: &str) -> String {
@@ -40,16 +18,11 @@ fn fake(name: &str, proto: &str, extra: &str) -> String {
 }
 
 fn run_match(args: &str) -> (bool, String, String) {
-    let out = Command::new(BIN)
-        .arg("match")
-        .args(args.split_whitespace())
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let words: Vec<&str> = std::iter::once("match")
+        .chain(args.split_whitespace())
+        .collect();
+    let (code, out, err) = support::tools(&words);
+    (code == 0, out, err)
 }
 
 /// Results file rows: (red, black, result, reason).

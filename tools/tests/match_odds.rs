@@ -6,57 +6,18 @@
 //! The engine is the `pao` built next to `pao-tools` (`cargo test --workspace` builds both);
 //! when only this crate was built, the tests say so and do nothing.
 
-use std::path::PathBuf;
+mod support;
+
 use std::process::Command;
-
-const BIN: &str = env!("CARGO_BIN_EXE_pao-tools");
-
-fn engine() -> Option<PathBuf> {
-    let pao = PathBuf::from(BIN).with_file_name("pao");
-    if pao.exists() {
-        Some(pao)
-    } else {
-        println!(
-            "skipped: {} not built (run cargo test --workspace, or cargo build first)",
-            pao.display()
-        );
-        None
-    }
-}
-
-/// A scratch directory per test, removed at the end.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let d = std::env::temp_dir().join(format!("pao-odds-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).expect("scratch directory");
-        Scratch(d)
-    }
-    fn path(&self, f: &str) -> String {
-        self.0.join(f).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use support::{engine, output, Scratch, BIN};
 
 /// Runs `pao-tools match` with the transcript on: (exit code, stdout, stderr).
 fn run_match(args: &str) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .arg("match")
-        .args(args.split_whitespace())
-        .env("PAO_TOOLS_DEBUG", "1")
-        .output()
-        .expect("run pao-tools match");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    output(
+        Command::new(BIN)
+            .arg("match")
+            .args(args.split_whitespace())
+            .env("PAO_TOOLS_DEBUG", "1"),
     )
 }
 

@@ -2,54 +2,9 @@
 //! drives the `pao` built next to `pao-tools` (`cargo test --workspace` builds both); when
 //! only this crate was built, those tests say so and do nothing.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod support;
 
-fn tools(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pao-tools"))
-        .args(args)
-        .output()
-        .expect("run pao-tools");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
-
-fn engine() -> Option<PathBuf> {
-    let pao = PathBuf::from(env!("CARGO_BIN_EXE_pao-tools")).with_file_name("pao");
-    if pao.exists() {
-        Some(pao)
-    } else {
-        println!(
-            "skipped: {} not built (run cargo test --workspace, or cargo build first)",
-            pao.display()
-        );
-        None
-    }
-}
-
-/// A temporary file holding `text`, removed on drop.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, text: &str) -> TempFile {
-        let path = std::env::temp_dir().join(format!("pao-mates-{}-{name}", std::process::id()));
-        std::fs::write(&path, text).expect("write temp file");
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("utf-8 path")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+use support::{engine, tools, Scratch};
 
 /// Two rooks: i7i9 mates, i7f7 and a8f8 stalemate (which loses in xiangqi).
 const TWO_ROOKS: &str = "4k4/R8/8R/9/9/9/9/9/9/3K5 w - - 0 1";
@@ -113,14 +68,15 @@ fn find_plays_out_games_and_keeps_the_solved_mates() {
 
 #[test]
 fn prove_confirms_true_rows_and_names_what_is_wrong() {
-    let set = TempFile::new(
+    let dir = Scratch::new("mates-prove");
+    let set = dir.file(
         "prove.tsv",
         &format!(
             "# a small set\n{TWO_ROOKS}\t1\ti7f7 i7i9 a8f8\tx\n{MATE_IN_4}\t4\te5d7\tx\n\
              {MATE_IN_4}\t5\te5d7\tx\n{MATE_IN_3}\t3\te2g4\tx\n"
         ),
     );
-    let (code, out, err) = tools(&["mates", "prove", set.path()]);
+    let (code, out, err) = tools(&["mates", "prove", set.as_str()]);
     assert_eq!(code, 1, "{out}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 5, "{out}");
@@ -148,14 +104,15 @@ fn prove_confirms_true_rows_and_names_what_is_wrong() {
 fn run_counts_the_exact_mates_an_engine_reports() {
     let Some(pao) = engine() else { return };
     let pao = pao.to_str().expect("utf-8 path");
-    let set = TempFile::new(
+    let dir = Scratch::new("mates-run");
+    let set = dir.file(
         "run.tsv",
         &format!("{TWO_ROOKS}\t1\ti7f7 i7i9 a8f8\tx\n{MATE_IN_4}\t4\te5d7\tx\n{MATE_IN_3}\t3\te2g4 e2c4 e2g0 e2c0\tx\n"),
     );
     let (code, out, err) = tools(&[
         "mates",
         "run",
-        set.path(),
+        set.as_str(),
         "--engine",
         pao,
         "--go",
@@ -173,7 +130,7 @@ fn run_counts_the_exact_mates_an_engine_reports() {
     let args = [
         "mates",
         "run",
-        set.path(),
+        set.as_str(),
         "--engine",
         pao,
         "--go",
@@ -190,7 +147,7 @@ fn run_counts_the_exact_mates_an_engine_reports() {
     let args = [
         "mates",
         "run",
-        set.path(),
+        set.as_str(),
         "--engine",
         pao,
         "--go",

@@ -4,34 +4,18 @@
 //! The engine is the `pao` built next to `pao-tools` (`cargo test --workspace` builds both);
 //! when only this crate was built, the test says so and does nothing.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod support;
 
-fn engine() -> Option<PathBuf> {
-    let pao = PathBuf::from(env!("CARGO_BIN_EXE_pao-tools")).with_file_name("pao");
-    if pao.exists() {
-        Some(pao)
-    } else {
-        println!(
-            "skipped: {} not built (run cargo test --workspace, or cargo build first)",
-            pao.display()
-        );
-        None
-    }
-}
+use std::process::Command;
+use support::{engine, output, BIN};
 
 fn soak(pao: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pao-tools"))
-        .arg("soak")
-        .arg("--engine")
-        .arg(pao)
-        .args(args)
-        .output()
-        .expect("run pao-tools soak");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
+    output(
+        Command::new(BIN)
+            .arg("soak")
+            .arg("--engine")
+            .arg(pao)
+            .args(args),
     )
 }
 

@@ -4,16 +4,12 @@
 use pao::eval::nnue::Network;
 use std::process::Command;
 
+mod support;
+
+/// Runs `pao-tools ARGS`; stdout and stderr trimmed.
 fn tools(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pao-tools"))
-        .args(args)
-        .output()
-        .expect("run pao-tools");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).trim().to_string(),
-        String::from_utf8_lossy(&out.stderr).trim().to_string(),
-    )
+    let (code, out, err) = support::tools(args);
+    (code, out.trim().to_string(), err.trim().to_string())
 }
 
 fn temp_dir(name: &str) -> std::path::PathBuf {

@@ -13,25 +13,13 @@
 # SBATCH_ACCOUNT, ...) or DATAGEN_SBATCH / MERGE_SBATCH / TRAIN_SBATCH (extra sbatch options).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-: "${OUT:?set OUT to a directory that every node sees}"
-: "${SHARDS:?set SHARDS to the number of shards}"
-mkdir -p "$OUT/logs"
-OUT="$(cd "$OUT" && pwd)"
-export OUT SHARDS
-env="--export=ALL"
-# shellcheck disable=SC2086 # the *_SBATCH variables hold several options
-data=$(sbatch --parsable $env ${DATAGEN_SBATCH:-} --array="1-$SHARDS" \
-    --output="$OUT/logs/%x-%A_%a.out" "$here/datagen.sbatch" "$@")
-data=${data%%;*}
+# shellcheck source=common.sh
+. "$here/common.sh"
+data=$(submit_array "${DATAGEN_SBATCH:-}" datagen.sbatch "$@")
 echo "$data"
-# shellcheck disable=SC2086
-merge=$(sbatch --parsable $env ${MERGE_SBATCH:-} --dependency="afterok:$data" \
-    --output="$OUT/logs/%x-%j.out" "$here/datagen-merge.sbatch")
-merge=${merge%%;*}
+merge=$(submit_after "$data" "${MERGE_SBATCH:-}" datagen-merge.sbatch)
 echo "$merge"
 if [ -n "${TRAIN_ARGS:-}" ]; then
-    # shellcheck disable=SC2086
-    train=$(sbatch --parsable $env ${TRAIN_SBATCH:-} --dependency="afterok:$merge" \
-        --output="$OUT/logs/%x-%j.out" "$here/train.sbatch" $TRAIN_ARGS)
-    echo "${train%%;*}"
+    # shellcheck disable=SC2086 # TRAIN_ARGS holds several arguments
+    submit_after "$merge" "${TRAIN_SBATCH:-}" train.sbatch $TRAIN_ARGS
 fi

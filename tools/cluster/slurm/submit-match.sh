@@ -13,18 +13,9 @@
 # logs in $OUT/logs. Extra sbatch options: MATCH_SBATCH, MERGE_SBATCH (and SBATCH_* variables).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-: "${OUT:?set OUT to a directory that every node sees}"
-: "${SHARDS:?set SHARDS to the number of shards}"
-mkdir -p "$OUT/logs"
-OUT="$(cd "$OUT" && pwd)"
-export OUT SHARDS
-env="--export=ALL"
-# shellcheck disable=SC2086 # the *_SBATCH variables hold several options
-games=$(sbatch --parsable $env ${MATCH_SBATCH:-} --array="1-$SHARDS" \
-    --output="$OUT/logs/%x-%A_%a.out" "$here/match.sbatch" "$@")
-games=${games%%;*}
+# shellcheck source=common.sh
+. "$here/common.sh"
+games=$(submit_array "${MATCH_SBATCH:-}" match.sbatch "$@")
 echo "$games"
-# shellcheck disable=SC2086
-merge=$(sbatch --parsable $env ${MERGE_SBATCH:-} --dependency="afterok:$games" \
-    --output="$OUT/logs/%x-%j.out" "$here/match-merge.sbatch" ${MERGE_ARGS:-})
-echo "${merge%%;*}"
+# shellcheck disable=SC2086 # MERGE_ARGS holds several arguments
+submit_after "$games" "${MERGE_SBATCH:-}" match-merge.sbatch ${MERGE_ARGS:-}

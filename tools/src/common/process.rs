@@ -137,9 +137,11 @@ impl EngineProcess {
         }
     }
 
-    /// The engine's process id (the soak test reads its memory use from /proc).
-    pub fn pid(&self) -> u32 {
-        self.child.id()
+    /// The engine's resident memory in KiB (VmRSS in /proc), while it runs.
+    pub fn resident_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 
     /// Asks the engine to quit, gives it a moment, then kills it.

@@ -206,9 +206,7 @@ mod tests {
 
     #[test]
     fn a_network_plays_the_games_when_given() {
-        use crate::train::{export, network::FloatNet};
-        let float = FloatNet::new(16, pao::eval::nnue::Activation::SquaredClippedRelu, 5);
-        let net = Arc::new(export::quantise(&float, "test".into()));
+        let net = pao::eval::nnue::embedded().expect("the embedded net");
         let with_net = PlaySettings {
             network: Some(net),
             ..settings()

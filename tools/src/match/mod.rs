@@ -1,10 +1,15 @@
 //! `pao-tools match`: engine-versus-engine tournaments. This file turns the command line into a
-//! `MatchConfig`; the modules below run it.
+//! `MatchConfig`; the modules below run it. Beside it, the commands around engine games: `judge`
+//! (a ruling by the rules the referee applies), `wdlfit` (the WDL model fitted to match PGNs)
+//! and `fake-engine` (a scripted engine the runner's tests play).
 
 mod adjudication;
 mod client;
 mod clock;
+mod config;
+pub mod fake_engine;
 mod game;
+pub mod judge;
 mod merge;
 mod pgn;
 mod progress;
@@ -16,14 +21,16 @@ mod shard_file;
 mod state;
 mod stats;
 mod termination;
+pub mod wdlfit;
 
 use crate::common::openings;
 use crate::common::shard::Shard;
 use crate::common::Failure;
 use adjudication::{DrawRule, ResignRule};
 use clock::{parse_seconds, parse_tc, Limit};
+use config::MatchConfig;
 use game::GameConfig;
-use runner::{run_match, MatchConfig};
+use runner::run_match;
 use stats::Sprt;
 
 /// What follows the options in `pao-tools match --help`.

@@ -1,10 +1,10 @@
 //! PGN output for xiangqi games (the xqbase convention: `[Game "Chinese Chess"]`,
 //! `[Format "ICCS"]`, moves written `H2-E2`). The time control is `[TimeControl]`, or with time
 //! odds `[RedTimeControl]` and `[BlackTimeControl]` (cutechess's per-side tags, named by
-//! xiangqi's colours).
+//! xiangqi's colours). The text is written by `pao::board::pgn`, as `pao serve` writes its own.
 
 use super::game::GameRecord;
-use pao::board::{Color, Move, Position};
+use pao::board::pgn::{start_of, PgnWriter};
 
 /// Tags that do not come from the game itself.
 #[derive(Clone, Debug)]
@@ -17,92 +17,48 @@ pub struct PgnHeader {
     pub round: u64,
 }
 
-/// A move in ICCS notation with a hyphen: `H2-E2`.
-fn iccs(m: Move) -> String {
-    let t = m.to_string().to_ascii_uppercase();
-    format!("{}-{}", &t[..2], &t[2..])
-}
-
 /// Formats a finished game as one PGN record (ending with a blank line).
 pub fn format_game(rec: &GameRecord, header: &PgnHeader) -> String {
-    let mut out = String::new();
-    let mut tag = |k: &str, v: &str| {
-        out.push_str(&format!(
-            "[{k} \"{}\"]\n",
-            v.replace('\\', "\\\\").replace('"', "\\\"")
-        ));
-    };
-    tag("Game", "Chinese Chess");
-    tag("Event", &header.event);
-    tag("Site", "?");
-    tag("Date", &header.date);
-    tag("Round", &header.round.to_string());
-    tag("Red", &rec.red);
-    tag("Black", &rec.black);
-    tag("Result", rec.outcome.pgn());
+    let mut pgn = PgnWriter::new();
+    pgn.tag("Game", "Chinese Chess");
+    pgn.tag("Event", &header.event);
+    pgn.tag("Site", "?");
+    pgn.tag("Date", &header.date);
+    pgn.tag("Round", &header.round.to_string());
+    pgn.tag("Red", &rec.red);
+    pgn.tag("Black", &rec.black);
+    pgn.tag("Result", rec.outcome.pgn());
     if !rec.opening.is_startpos() {
-        tag("FEN", &rec.opening.fen);
+        pgn.tag("FEN", &rec.opening.fen);
     }
-    tag("Format", "ICCS");
+    pgn.tag("Format", "ICCS");
     // One tag when both sides played by the same limit; one per side with time odds.
     let [red, black] = &rec.limits;
     if red == black {
-        tag("TimeControl", &red.to_string());
+        pgn.tag("TimeControl", &red.to_string());
     } else {
-        tag("RedTimeControl", &red.to_string());
-        tag("BlackTimeControl", &black.to_string());
+        pgn.tag("RedTimeControl", &red.to_string());
+        pgn.tag("BlackTimeControl", &black.to_string());
     }
-    tag(
+    pgn.tag(
         "PlyCount",
         &(rec.opening.moves.len() + rec.moves.len()).to_string(),
     );
-    tag("Termination", rec.termination.name());
-    out.push('\n');
+    pgn.tag("Termination", rec.termination.name());
 
-    // Movetext tokens: numbers, moves and whole comments, wrapped at 80 columns.
-    let (mut side, mut number) = match Position::from_fen(&rec.opening.fen) {
-        Ok(p) => (p.side_to_move(), p.fullmove_number()),
-        Err(_) => (Color::Red, 1),
-    };
-    let mut tokens: Vec<String> = Vec::new();
-    let book = rec.opening.moves.iter().map(|&m| (m, None));
+    // The opening's moves, then the engines' with their comments.
+    let (side, number) = start_of(&rec.opening.fen);
+    let book = rec.opening.moves.iter().map(|m| (m, None));
     let played = rec
         .moves
         .iter()
         .zip(&rec.comments)
-        .map(|(&m, c)| (m, Some(c)));
-    for (i, (m, note)) in book.chain(played).enumerate() {
-        if side == Color::Red {
-            tokens.push(format!("{number}."));
-        } else if i == 0 {
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(iccs(m));
-        if let Some(c) = note.filter(|c| !c.is_empty()) {
-            tokens.push(format!("{{{c}}}"));
-        }
-        if side == Color::Black {
-            number += 1;
-        }
-        side = side.flip();
-    }
-    tokens.push(format!("{{{}}}", rec.reason));
-    tokens.push(rec.outcome.pgn().to_string());
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
-    out
+        .map(|(m, c)| (m, Some(c.as_str())));
+    pgn.moves(book.chain(played), side, number);
+    pgn.comment(&rec.reason);
+    pgn.token(rec.outcome.pgn());
+    // A blank line after the record.
+    pgn.finish() + "\n"
 }
 
 #[cfg(test)]
@@ -112,7 +68,7 @@ mod tests {
     use super::super::termination::Termination;
     use super::*;
     use crate::common::openings::parse_line;
-    use pao::board::RankBase;
+    use pao::board::{Move, Position, RankBase};
 
     fn moves(fen: &str, opening_len: usize, text: &str) -> Vec<Move> {
         let mut pos = Position::from_fen(fen).unwrap();

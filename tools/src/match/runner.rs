@@ -5,48 +5,20 @@ use super::client::player::detect;
 use super::client::protocol::Protocol;
 use super::client::spec::EngineSpec;
 use super::clock::Limit;
-use super::game::{play_game, GameConfig, GameRecord};
+use super::config::MatchConfig;
+use super::game::{play_game, GameRecord};
 use super::pgn::{format_game, PgnHeader};
 use super::progress::Progress;
 use super::report;
 use super::schedule::{schedule, Job};
 use super::shard_file::ShardHeader;
 use super::state::{self, GameResult};
-use super::stats::{Sprt, SprtDecision};
+use super::stats::SprtDecision;
 use crate::common::date::today;
-use crate::common::openings::Opening;
-use crate::common::shard::Shard;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
-
-/// A whole match.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    /// The engines (names unique).
-    pub engines: Vec<EngineSpec>,
-    /// First engine against each other instead of a round robin.
-    pub gauntlet: bool,
-    /// Games per pairing.
-    pub games: usize,
-    /// Openings, used in turn, each twice with colours swapped.
-    pub openings: Vec<Opening>,
-    /// Per-game settings.
-    pub game: GameConfig,
-    /// Games played at once.
-    pub concurrency: usize,
-    /// PGN file to append games to.
-    pub pgnout: Option<String>,
-    /// Results file: read at start (finished games are skipped) and appended to.
-    pub resume: Option<String>,
-    /// Stop early when the SPRT decides.
-    pub sprt: Option<Sprt>,
-    /// PGN event name.
-    pub event: String,
-    /// Play only this shard's game pairs (the results file is the shard's).
-    pub shard: Option<Shard>,
-}
 
 /// Plays the match and prints the report. Returns the final summary text.
 pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {

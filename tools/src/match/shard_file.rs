@@ -12,7 +12,7 @@
 //! unit `k * pairings + p`, which numbers the pairs in the order their first games are
 //! scheduled.
 
-use super::runner::MatchConfig;
+use super::config::MatchConfig;
 use super::schedule::{pairings, Job};
 use super::state;
 use crate::common::shard::Shard;

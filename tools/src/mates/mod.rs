@@ -2,6 +2,8 @@
 //! games, prove them (an exhaustive solver and Pao's pruning-free search), and run an engine
 //! over them under a clock to count the shortest mates it reports.
 
+use crate::common::Failure;
+
 mod find;
 mod prove;
 mod run;
@@ -28,12 +30,12 @@ enum MatesCommand {
 }
 
 /// Runs `pao-tools mates`.
-pub fn run(args: MatesArgs) -> Result<(), crate::common::Failure> {
+pub fn run(args: MatesArgs) -> Result<(), Failure> {
     let result = match &args.command {
         MatesCommand::Find(a) => find::run(a),
         MatesCommand::Solve(a) => find::solve(a),
         MatesCommand::Prove(a) => prove::run(a),
         MatesCommand::Run(a) => run::run(a),
     };
-    result.map_err(crate::common::Failure::Run)
+    result.map_err(Failure::Run)
 }

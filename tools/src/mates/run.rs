@@ -5,6 +5,7 @@
 //! first mating move it is mated in exactly N - 1 moves, its longest resistance.
 
 use super::set::{self, MateRow};
+use crate::common::engine::default_engine;
 use crate::common::process::{EngineError, EngineProcess};
 use pao::board::{format_move, parse_move, Move, RankBase};
 use pao::search::score::{MATE, MATE_BOUND};
@@ -24,9 +25,9 @@ pub enum Dialect {
 pub struct RunArgs {
     /// The mate set
     file: String,
-    /// The engine
-    #[arg(long, value_name = "PATH", default_value = "target/release/pao")]
-    engine: String,
+    /// The engine (default: `pao` beside pao-tools, else on PATH)
+    #[arg(long, value_name = "PATH")]
+    engine: Option<String>,
     /// The dialect
     #[arg(long, value_enum, default_value = "ucci")]
     protocol: Dialect,
@@ -75,7 +76,8 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         rows.retain(|r| r.moves > 1);
     }
     let rows = &rows[..];
-    let mut engine = start(args).map_err(|e| format!("{}: {e}", args.engine))?;
+    let path = args.engine.clone().unwrap_or_else(default_engine);
+    let mut engine = start(&path, args).map_err(|e| format!("{path}: {e}"))?;
     let (mut shortest, mut mating_move) = (0, 0);
     let mut times = Vec::new();
     for (i, row) in rows.iter().enumerate() {
@@ -124,8 +126,8 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn start(args: &RunArgs) -> Result<EngineProcess, EngineError> {
-    let mut e = EngineProcess::spawn("engine", &args.engine, &[], None)?;
+fn start(engine: &str, args: &RunArgs) -> Result<EngineProcess, EngineError> {
+    let mut e = EngineProcess::spawn("engine", engine, &[], None)?;
     let wait = Duration::from_secs(30);
     match args.protocol {
         Dialect::Ucci => {

@@ -5,6 +5,7 @@ mod measure;
 mod plot;
 mod report;
 
+use crate::common::engine::default_engine;
 use crate::common::Failure;
 use measure::{points, run_bench, thread_counts};
 use report::{table, write_outputs};
@@ -12,7 +13,7 @@ use report::{table, write_outputs};
 /// `pao-tools scaling`: measures thread scaling with `pao bench --threads T --depth D`.
 #[derive(clap::Args, Debug)]
 pub struct ScalingArgs {
-    /// The pao binary (default: `pao` next to this program)
+    /// The pao binary (default: `pao` beside pao-tools, else on PATH)
     #[arg(long, value_name = "PATH")]
     engine: Option<String>,
     /// Bench depth
@@ -30,14 +31,6 @@ pub struct ScalingArgs {
     /// SVG chart
     #[arg(long, value_name = "FILE", default_value = "scaling.svg")]
     svg: String,
-}
-
-fn default_engine() -> String {
-    std::env::current_exe()
-        .ok()
-        .and_then(|p| p.parent().map(|d| d.join("pao")))
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "pao".to_string())
 }
 
 /// Runs `pao-tools scaling`.

@@ -34,7 +34,7 @@ pub struct Options {
     /// Squared clipped ReLU (default) or clipped ReLU.
     pub activation: pao::eval::nnue::Activation,
     /// The input features (and whether king buckets share factorised rows in training).
-    pub inputs: super::network::Inputs,
+    pub inputs: super::data::Inputs,
     /// Worker threads.
     pub threads: usize,
     /// Seed of initialisation, shuffling and mirroring.
@@ -134,7 +134,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         wdl: 0.3,
         hidden: 64,
         activation: pao::eval::nnue::Activation::SquaredClippedRelu,
-        inputs: super::network::Inputs::PLAIN,
+        inputs: super::data::Inputs::PLAIN,
         threads: num_cpus::get().max(1),
         seed: 1,
         out: "net.bin".into(),
@@ -212,7 +212,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             _ => return Err(format!("unexpected argument '{flag}'")),
         }
     }
-    o.inputs = super::network::Inputs::of(set, factorise);
+    o.inputs = super::data::Inputs::of(set, factorise);
     o.factorise = factorise;
     check(&mut o)?;
     Ok(o)

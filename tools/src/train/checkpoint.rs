@@ -7,7 +7,8 @@
 //! body: parameters, first moments, second moments, each as f32. Version 2 (plain features,
 //! no factorisation, a 76-byte header) is still read.
 
-use super::network::{FloatNet, Inputs, Layout};
+use super::data::Inputs;
+use super::network::{FloatNet, Layout};
 use super::optimiser::AdamW;
 use pao::eval::nnue::file::fnv1a;
 use pao::eval::nnue::{Activation, FeatureSet};

@@ -1,13 +1,54 @@
-//! Training data: loading the files, the held-out validation slice, the shuffled order of an
-//! epoch, and mini-batches of sparse features with their targets.
+//! Training data: the inputs the trainer sees, loading the files, the held-out validation
+//! slice, the shuffled order of an epoch, and mini-batches of sparse features with their
+//! targets.
 
-use super::network::Inputs;
 use crate::common::rng::{coin, SplitMix64 as Rng};
 use crate::datagen::record::{read_file, Record};
 use pao::board::{Color, PieceKind, Square};
 use pao::eval::nnue::features::INPUTS;
 use pao::eval::nnue::FeatureSet;
 use rayon::prelude::*;
+
+/// The inputs the trainer sees: the net's feature set and, when `factorised`, one more
+/// plain feature per piece (INPUTS more rows after the set's own), shared by every bucket
+/// of that piece and square. Export folds the shared rows into each bucket's, so the engine
+/// never sees them: the buckets learn what they have in common from every position.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Inputs {
+    /// The net's feature set.
+    pub set: FeatureSet,
+    /// Whether the shared plain rows are trained (king buckets only).
+    pub factorised: bool,
+}
+
+impl Inputs {
+    /// The plain features, unfactorised: the nets before feature sets.
+    pub const PLAIN: Inputs = Inputs {
+        set: FeatureSet::Plain,
+        factorised: false,
+    };
+
+    /// The set's inputs, factorised when it has buckets.
+    pub fn of(set: FeatureSet, factorise: bool) -> Inputs {
+        Inputs {
+            set,
+            factorised: factorise && set != FeatureSet::Plain,
+        }
+    }
+
+    /// Rows of W (and entries of P) in training.
+    pub fn count(self) -> usize {
+        self.set.inputs() + if self.factorised { INPUTS } else { 0 }
+    }
+
+    /// The same inputs without the shared rows (what the exported net reads).
+    pub fn exported(self) -> Inputs {
+        Inputs {
+            factorised: false,
+            ..self
+        }
+    }
+}
 
 /// Most pieces on a board.
 pub const MAX_PIECES: usize = 32;

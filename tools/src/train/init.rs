@@ -7,8 +7,9 @@
 //! neuron and adds new ones whose output weights are zero, so the widened net is the same
 //! function as the file's; their input weights start small and random, so that they learn.
 
+use super::data::Inputs;
 use super::export::{QA, QB};
-use super::network::{FloatNet, Inputs, Layout, SCALE};
+use super::network::{FloatNet, Layout, SCALE};
 use crate::common::rng::SplitMix64 as Rng;
 use pao::eval::nnue::{Activation, FeatureSet, Network};
 

@@ -62,7 +62,7 @@ fn resolve_init(o: &mut Options) -> Result<Option<String>, String> {
     if !o.shape_given {
         o.hidden = net.hidden;
         o.activation = net.activation;
-        o.inputs = network::Inputs::of(net.features, o.factorise);
+        o.inputs = data::Inputs::of(net.features, o.factorise);
     }
     // Refused here, before the data is read, if the shapes do not fit.
     init::float_net(&net, o.inputs, o.hidden, o.activation, o.seed)?;

@@ -10,52 +10,10 @@
 //! Only the W rows of active features are touched (about 32 per perspective per position,
 //! twice that when factorised).
 
-use super::data::{sigmoid, Batch};
+use super::data::{sigmoid, Batch, Inputs};
 use crate::common::rng::SplitMix64 as Rng;
-use pao::eval::nnue::features::INPUTS;
-use pao::eval::nnue::{Activation, FeatureSet};
+use pao::eval::nnue::Activation;
 use rayon::prelude::*;
-
-/// The inputs the trainer sees: the net's feature set and, when `factorised`, one more
-/// plain feature per piece (INPUTS more rows after the set's own), shared by every bucket
-/// of that piece and square. Export folds the shared rows into each bucket's, so the engine
-/// never sees them: the buckets learn what they have in common from every position.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Inputs {
-    /// The net's feature set.
-    pub set: FeatureSet,
-    /// Whether the shared plain rows are trained (king buckets only).
-    pub factorised: bool,
-}
-
-impl Inputs {
-    /// The plain features, unfactorised: the nets before feature sets.
-    pub const PLAIN: Inputs = Inputs {
-        set: FeatureSet::Plain,
-        factorised: false,
-    };
-
-    /// The set's inputs, factorised when it has buckets.
-    pub fn of(set: FeatureSet, factorise: bool) -> Inputs {
-        Inputs {
-            set,
-            factorised: factorise && set != FeatureSet::Plain,
-        }
-    }
-
-    /// Rows of W (and entries of P) in training.
-    pub fn count(self) -> usize {
-        self.set.inputs() + if self.factorised { INPUTS } else { 0 }
-    }
-
-    /// The same inputs without the shared rows (what the exported net reads).
-    pub fn exported(self) -> Inputs {
-        Inputs {
-            factorised: false,
-            ..self
-        }
-    }
-}
 
 /// Centipawns per unit of the float output (the net file's `scale`).
 pub const SCALE: f32 = 400.0;

@@ -3,9 +3,10 @@
 
 use super::args::{parse, Options};
 use super::checkpoint::Checkpoint;
+use super::data::Inputs;
 use super::data::{features, Split, MAX_ACTIVE};
 use super::export::{quantise, quantised_eval, QA, QB};
-use super::network::{FloatNet, Inputs, SCALE};
+use super::network::{FloatNet, SCALE};
 use super::{kfit, synth, trainer};
 use crate::datagen::record::{Outcome, Record};
 use pao::board::{Color, Piece, PieceKind, Position};

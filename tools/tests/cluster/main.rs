@@ -3,3 +3,5 @@
 
 mod shard;
 mod slurm;
+#[path = "../support/mod.rs"]
+mod support;

@@ -3,43 +3,13 @@
 //! in process; the matches play the real `pao` built next to `pao-tools` at depth 2 (when only
 //! this crate was built, the match tests say so and do nothing).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-const BIN: &str = env!("CARGO_BIN_EXE_pao-tools");
-
-/// A scratch directory per test, removed at the end.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let d = std::env::temp_dir().join(format!("pao-shard-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).expect("scratch directory");
-        Scratch(d)
-    }
-    fn path(&self, f: &str) -> String {
-        self.0.join(f).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::support::{engine, Scratch};
+use std::path::Path;
 
 /// Runs `pao-tools` with `args`: (success, stdout, stderr).
 fn tools(args: &[String]) -> (bool, String, String) {
-    let out = Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("run pao-tools");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, out, err) = crate::support::tools(args);
+    (code == 0, out, err)
 }
 
 fn words(text: &str) -> Vec<String> {
@@ -215,20 +185,6 @@ fn datagen_merge_refuses_what_is_not_one_run() {
     ok(merge("m.bin", &["a2.bin", "a1.bin"]));
     let err = fails(merge("m.bin", &["a2.bin", "a1.bin"]));
     assert!(err.contains("m.bin"), "an existing file is kept: {err}");
-}
-
-/// The `pao` built next to `pao-tools`.
-fn engine() -> Option<PathBuf> {
-    let pao = PathBuf::from(BIN).with_file_name("pao");
-    if pao.exists() {
-        Some(pao)
-    } else {
-        println!(
-            "skipped: {} not built (run cargo test --workspace, or cargo build first)",
-            pao.display()
-        );
-        None
-    }
 }
 
 /// A small match of the network against the hand-written evaluation: deterministic games

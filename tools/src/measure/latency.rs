@@ -1,6 +1,8 @@
 //! `pao-tools latency`: how long an engine takes from `stop` to `bestmove`, at several thread
 //! counts. Each run: `go infinite`, wait a varying moment, send `stop`, time the reply.
 
+use crate::common::engine::default_engine;
+use crate::common::Failure;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -9,9 +11,9 @@ use std::time::{Duration, Instant};
 /// (median, p90, max).
 #[derive(clap::Args, Debug)]
 pub struct LatencyArgs {
-    /// The engine
-    #[arg(long, value_name = "PATH", default_value = "target/release/pao")]
-    engine: String,
+    /// The engine (default: `pao` beside pao-tools, else on PATH)
+    #[arg(long, value_name = "PATH")]
+    engine: Option<String>,
     /// Thread counts, comma-separated
     #[arg(
         long,
@@ -26,8 +28,9 @@ pub struct LatencyArgs {
 }
 
 /// Runs the measurement; prints one table row per thread count.
-pub fn run(args: LatencyArgs) -> Result<(), crate::common::Failure> {
-    let (engine, threads, runs) = (args.engine, args.threads, args.runs as usize);
+pub fn run(args: LatencyArgs) -> Result<(), Failure> {
+    let engine = args.engine.unwrap_or_else(default_engine);
+    let (threads, runs) = (args.threads, args.runs as usize);
     println!(
         "{:>8} {:>6} {:>10} {:>10} {:>10}",
         "threads", "runs", "median_ms", "p90_ms", "max_ms"

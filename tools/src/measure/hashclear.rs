@@ -4,8 +4,9 @@
 //! and the time until `readyok` is taken: the engine answers `isready` only once the clear is
 //! done. An `isready` alone gives the floor of that measurement.
 
+use crate::common::engine::default_engine;
 use crate::common::process::EngineProcess;
-use crate::soak::rss_kib;
+use crate::common::Failure;
 use std::time::{Duration, Instant};
 
 /// `pao-tools hashclear`: times `setoption name Clear Hash` + `isready` -> `readyok` on a
@@ -17,9 +18,9 @@ then times `setoption name Clear Hash` + `isready` until `readyok`, N times; pri
 engine's memory before and after each clear."
 )]
 pub struct HashclearArgs {
-    /// The engine (UCI)
-    #[arg(long, value_name = "PATH", default_value = "target/release/pao")]
-    engine: String,
+    /// The engine (UCI; default: `pao` beside pao-tools, else on PATH)
+    #[arg(long, value_name = "PATH")]
+    engine: Option<String>,
     /// Table size in MiB
     #[arg(long, value_name = "MB", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
     hash: u64,
@@ -47,7 +48,7 @@ fn wait(e: &mut EngineProcess, what: &str, secs: u64) -> Result<Instant, String>
 }
 
 /// Runs the measurement.
-pub fn run(args: HashclearArgs) -> Result<(), crate::common::Failure> {
+pub fn run(args: HashclearArgs) -> Result<(), Failure> {
     let HashclearArgs {
         engine,
         hash,
@@ -57,8 +58,8 @@ pub fn run(args: HashclearArgs) -> Result<(), crate::common::Failure> {
         settle,
         no_large_pages,
     } = args;
-    let mut e = EngineProcess::spawn("engine", &engine, &[], None).map_err(|x| x.to_string())?;
-    let pid = e.pid();
+    let mut e = EngineProcess::spawn("engine", &engine.unwrap_or_else(default_engine), &[], None)
+        .map_err(|x| x.to_string())?;
     let mib = |kib: Option<u64>| kib.map_or(0, |k| k / 1024);
     e.send("uci").map_err(|x| x.to_string())?;
     wait(&mut e, "uciok", 10)?;
@@ -95,13 +96,13 @@ pub fn run(args: HashclearArgs) -> Result<(), crate::common::Failure> {
         // `bestmove` comes at once; the workers park a moment later (the clear waits for
         // them). Without a pause, the time below includes that.
         std::thread::sleep(Duration::from_millis(settle));
-        let before = mib(rss_kib(pid));
+        let before = mib(e.resident_kib());
         let t = Instant::now();
         e.send("setoption name Clear Hash")
             .map_err(|x| x.to_string())?;
         e.send("isready").map_err(|x| x.to_string())?;
         let done = wait(&mut e, "readyok", 900)? - t;
-        let after = mib(rss_kib(pid));
+        let after = mib(e.resident_kib());
         println!(
             "{run:>4} {before:>14} {:>10.1} {after:>13}",
             done.as_secs_f64() * 1000.0

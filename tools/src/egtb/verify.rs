@@ -1,12 +1,37 @@
 //! `pao-tools egtb verify`: every position of a table against its moves, and a sample of
 //! positions against Pao's own search with the tables off.
 
+use super::tables::{open, parse_materials};
+use crate::common::rng::SplitMix64;
+use crate::common::threads::set_threads;
+use crate::common::Failure;
 use pao::egtb::{index::position_of, verify, Material, Outcome, Tablebases};
 use pao::search::score::MATE;
 use pao::search::{Limits, SearchConfig, Searcher};
 use rayon::prelude::*;
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
+
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// Directory of table files
+    #[arg(long)]
+    dir: PathBuf,
+    /// Signatures to check (default: every table in the directory)
+    materials: Vec<String>,
+    /// Also compare this many random positions per table with Pao's search (tables off)
+    #[arg(long, default_value_t = 0)]
+    search: usize,
+    /// Depth of those searches
+    #[arg(long, default_value_t = 12)]
+    depth: u32,
+    /// Seed of the sample
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores)
+    #[arg(long)]
+    threads: Option<usize>,
+}
 
 /// How a sampled position's search compared with its table verdict. Only `contradict` is a
 /// fault: a mate shorter than the table's, a mate for the wrong side, a mate in a drawn
@@ -39,27 +64,15 @@ impl Agreement {
 }
 
 /// Runs the checks; fails when any position disagrees.
-pub fn run(
-    dir: &Path,
-    names: &[String],
-    samples: usize,
-    depth: u32,
-    seed: u64,
-    threads: Option<usize>,
-) -> Result<(), crate::common::Failure> {
-    crate::common::threads::set_threads(threads);
-    let (set, errors) = Tablebases::open_dir(dir);
-    for e in &errors {
-        eprintln!("pao-tools egtb: {e}");
-    }
-    let materials: Vec<Material> = if names.is_empty() {
+pub fn run(a: VerifyArgs) -> Result<(), Failure> {
+    set_threads(a.threads);
+    let set = open(&a.dir);
+    let materials: Vec<Material> = if a.materials.is_empty() {
         set.materials()
     } else {
-        names
-            .iter()
-            .map(|n| Material::parse(n).map_err(|e| crate::common::Failure::Usage(e.to_string())))
-            .collect::<Result<_, _>>()?
+        parse_materials(&a.materials)?
     };
+    let (samples, depth, seed) = (a.search, a.depth, a.seed);
     let mut bad = 0u64;
     for m in &materials {
         let r = verify::check_table(&set, m)?;
@@ -104,7 +117,7 @@ fn against_search(
 ) -> Result<(Agreement, Vec<String>), String> {
     let table = set.table(m).ok_or("no such table")?;
     let index = table.index().clone();
-    let mut rng = crate::common::rng::SplitMix64::from_state(seed);
+    let mut rng = SplitMix64::from_state(seed);
     let mut picks = Vec::new();
     while picks.len() < samples {
         let i = rng.next_u64() % index.len();

@@ -4,7 +4,9 @@
 //! counts only grow, `nps` agrees with nodes and time, `hashfull` reaches 1000, and `stop`,
 //! `isready` and `quit` are still answered at the end. One PASS/FAIL line sums it up.
 
+use crate::common::engine::default_engine;
 use crate::common::process::{EngineError, EngineProcess};
+use crate::common::Failure;
 use std::time::{Duration, Instant};
 
 /// A position where the iterations race past depth 100: kings, an advisor and a pawn each.
@@ -22,9 +24,9 @@ the second half, node counts going down, `nps` disagreeing with nodes/time, `has
 or `soak: FAIL ...` line; exit status 1 on failure."
 )]
 pub struct SoakArgs {
-    /// The engine (UCI)
-    #[arg(long, value_name = "PATH", default_value = "target/release/pao")]
-    engine: String,
+    /// The engine (UCI; default: `pao` beside pao-tools, else on PATH)
+    #[arg(long, value_name = "PATH")]
+    engine: Option<String>,
     /// Minutes of `go infinite` from the start position (fractions allowed)
     #[arg(long, value_name = "M", default_value_t = 30.0, value_parser = positive_minutes)]
     minutes: f64,
@@ -55,13 +57,6 @@ fn field(line: &str, key: &str) -> Option<u64> {
         }
     }
     None
-}
-
-/// Resident memory of `pid` in KiB.
-pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// What the info lines showed, and what went wrong with them.
@@ -133,9 +128,9 @@ fn pump(e: &mut EngineProcess, w: &mut Watch, span: Duration, until: Option<&str
 }
 
 /// Runs the soak test.
-pub fn run(a: SoakArgs) -> Result<(), crate::common::Failure> {
-    let mut e = EngineProcess::spawn("engine", &a.engine, &[], None).map_err(|e| e.to_string())?;
-    let pid = e.pid();
+pub fn run(a: SoakArgs) -> Result<(), Failure> {
+    let engine = a.engine.clone().unwrap_or_else(default_engine);
+    let mut e = EngineProcess::spawn("engine", &engine, &[], None).map_err(|e| e.to_string())?;
     let mut w = Watch::default();
     let mut fail: Vec<String> = Vec::new();
     let send = |e: &mut EngineProcess, l: &str| e.send(l).map_err(|x: EngineError| x.to_string());
@@ -189,7 +184,7 @@ pub fn run(a: SoakArgs) -> Result<(), crate::common::Failure> {
             left.min(Duration::from_secs(a.sample)),
             None,
         );
-        match rss_kib(pid) {
+        match e.resident_kib() {
             Some(kib) => samples.push((start.elapsed().as_secs_f64(), kib)),
             None => {
                 fail.push("the engine process is gone".to_string());

@@ -3,9 +3,18 @@
 //! side to move, the longest mate, and, for some, the share with the defenders standing in a
 //! named formation.
 
+use super::tables::open;
+use crate::common::Failure;
 use pao::board::{Color, Piece, PieceKind, Square};
-use pao::egtb::{value, Material, Tablebases};
-use std::path::Path;
+use pao::egtb::{value, Material};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct TheoryArgs {
+    /// Directory of table files
+    #[arg(long)]
+    dir: PathBuf,
+}
 
 /// A classic endgame: its material and, optionally, the weaker side's pieces fixed on
 /// squares (black in the table's coordinates), with a name for the formation.
@@ -117,11 +126,8 @@ fn square(name: &str) -> Option<Square> {
 }
 
 /// Prints the table as Markdown rows.
-pub fn run(dir: &Path) -> Result<(), crate::common::Failure> {
-    let (tables, errors) = Tablebases::open_dir(dir);
-    for e in errors {
-        eprintln!("pao-tools egtb: {e}");
-    }
+pub fn run(a: TheoryArgs) -> Result<(), Failure> {
+    let tables = open(&a.dir);
     println!("| endgame | table | positions | stronger side to move: won | weaker side to move: lost | longest mate (plies) |");
     println!("|---|---|---:|---:|---:|---:|");
     for row in ROWS {

@@ -1,23 +1,35 @@
 //! `pao-tools egtb positions`: endgame start positions for matches, taken from self-play
 //! data: positions whose material a table covers, or one capture away from one.
 
+use super::tables::open;
+use crate::common::Failure;
+use crate::datagen::record::read_file;
 use pao::board::{MoveList, Position};
 use pao::egtb::{index::position_of, Material, Tablebases};
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::Path;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct PositionsArgs {
+    /// Datagen files
+    #[arg(required = true)]
+    data: Vec<String>,
+    /// Directory of table files
+    #[arg(long)]
+    dir: PathBuf,
+    /// How many positions
+    #[arg(long, default_value_t = 300)]
+    count: usize,
+    /// Output file, one FEN a line (for `match --openings`)
+    #[arg(long)]
+    out: PathBuf,
+}
 
 /// Writes up to `count` distinct FENs, at most one per game, in the data's order.
-pub fn run(
-    data: &[String],
-    dir: &Path,
-    count: usize,
-    out: &Path,
-) -> Result<(), crate::common::Failure> {
-    let (tables, errors) = Tablebases::open_dir(dir);
-    for e in errors {
-        eprintln!("pao-tools egtb: {e}");
-    }
+pub fn run(a: PositionsArgs) -> Result<(), Failure> {
+    let (data, dir, count, out) = (&a.data, &a.dir, a.count, &a.out);
+    let tables = open(dir);
     if tables.is_empty() {
         return Err(format!("no tables in {}", dir.display()).into());
     }
@@ -25,7 +37,7 @@ pub fn run(
     let mut fens = Vec::new();
     let (mut covered, mut one_capture) = (0, 0);
     for path in data {
-        let records = crate::datagen::record::read_file(path).map_err(|e| e.to_string())?;
+        let records = read_file(path).map_err(|e| e.to_string())?;
         let mut game_taken = false;
         for r in records {
             if r.first_of_game {

@@ -5,6 +5,7 @@
 //! of the final position scores it near zero. A seed makes the file reproducible.
 
 use crate::common::rng::SplitMix64;
+use crate::common::Failure;
 use pao::board::{Move, Position};
 use pao::search::{Limits, SearchConfig, Searcher};
 use pao::tt::TranspositionTable;
@@ -136,7 +137,7 @@ pub fn generate(
 }
 
 /// Runs `pao-tools openings ARGS`.
-pub fn run(cfg: GenConfig) -> Result<(), crate::common::Failure> {
+pub fn run(cfg: GenConfig) -> Result<(), Failure> {
     println!(
         "# {} balanced openings by Pao's search: pao-tools openings --count {} --plies {} \
          --pick-depth {} --margin {} --depth {} --max-score {} --seed {}",

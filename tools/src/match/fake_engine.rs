@@ -1,6 +1,7 @@
 //! `pao-tools fake-engine`: a scripted UCCI/UCI engine for tests. It plays pseudo-random legal
 //! moves (a fixed function of the position and the seed) or misbehaves on purpose.
 
+use crate::common::Failure;
 use pao::board::{format_move, Position, RankBase, START_FEN};
 use std::io::{BufRead, Write};
 
@@ -79,7 +80,7 @@ fn parse_position(line: &str, base: RankBase) -> Option<Position> {
 }
 
 /// Runs the fake engine on stdin/stdout.
-pub fn run(f: FakeArgs) -> Result<(), crate::common::Failure> {
+pub fn run(f: FakeArgs) -> Result<(), Failure> {
     let uci = f.proto == Proto::Uci;
     let millisec = !f.no_millisec;
     let stdin = std::io::stdin();

@@ -1,5 +1,7 @@
 //! `pao-tools judge <FEN|startpos> [moves ...]`: the ruling on a game by Pao's rules.
 
+use crate::common::Failure;
+
 /// `pao-tools judge`: plays the moves (ICCS, ranks 0-9) and prints `ongoing`, or `red wins` /
 /// `black wins` / `draw` with the reason (checkmate, stalemate, perpetual check, perpetual
 /// chase, repetition, sixty-move rule, insufficient material).
@@ -11,10 +13,10 @@ pub struct JudgeArgs {
 }
 
 /// The FEN may be given as several words (`... w - - 0 1`) or `startpos`; moves follow it.
-pub fn run(args: JudgeArgs) -> Result<(), crate::common::Failure> {
+pub fn run(args: JudgeArgs) -> Result<(), Failure> {
     let args = &args.words;
     let Some(first) = args.first() else {
-        return Err(crate::common::Failure::Usage("needs a FEN".to_string()));
+        return Err(Failure::Usage("needs a FEN".to_string()));
     };
     let (fen, moves) = if first == "startpos" {
         (pao::board::START_FEN.to_string(), &args[1..])
@@ -28,7 +30,7 @@ pub fn run(args: JudgeArgs) -> Result<(), crate::common::Failure> {
         (args[..end].join(" "), &args[end..])
     };
     let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-    let ruling = pao::board::rules::judge(&fen, &moves).map_err(crate::common::Failure::Usage)?;
+    let ruling = pao::board::rules::judge(&fen, &moves).map_err(Failure::Usage)?;
     println!("{ruling}");
     Ok(())
 }

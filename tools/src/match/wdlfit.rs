@@ -5,6 +5,8 @@
 //! likelihood (a coarse grid, then a fine one). Games decided by a forfeit (illegal move,
 //! time, crash) say nothing about the position and are left out, as are mate scores.
 
+use crate::common::Failure;
+
 /// `pao-tools wdlfit`: fits A and B of the WDL model to the scores in `pao-tools match` PGN
 /// comments and the games' results; prints the data, the fit, and observed against predicted
 /// per score band.
@@ -129,7 +131,7 @@ fn grid(data: &[Sample], a: (f64, f64, f64), b: (f64, f64, f64)) -> (f64, f64, f
 }
 
 /// Runs the fit.
-pub fn run(args: WdlfitArgs) -> Result<(), crate::common::Failure> {
+pub fn run(args: WdlfitArgs) -> Result<(), Failure> {
     let mut data = Vec::new();
     let (mut games, mut skipped) = (0usize, 0usize);
     let mut results = [0usize; 3];

@@ -1,0 +1,34 @@
+//! What every handler shares: the event stream, the analysis, the rate limiter and the
+//! server's limits. The HTTP API (`api.rs`) and the WebSocket (`ws.rs`) both work on it.
+
+use super::control::Control;
+use super::hub::Hub;
+use super::limits::RateLimiter;
+use parking_lot::Mutex;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Sizes and counts the server accepts.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Largest request body, bytes.
+    pub max_body: usize,
+    /// Largest WebSocket message a watcher may send, bytes.
+    pub max_message: usize,
+    /// Most watchers at once.
+    pub max_watchers: usize,
+    /// Longest a watcher's socket may take to accept one event.
+    pub send_timeout: Duration,
+}
+
+/// What every handler shares.
+pub struct App {
+    /// The event stream.
+    pub hub: Arc<Hub>,
+    /// The analysis.
+    pub control: Arc<Mutex<Control>>,
+    /// Requests a second per address.
+    pub limiter: Arc<RateLimiter>,
+    /// Sizes and counts.
+    pub limits: Limits,
+}

@@ -1,0 +1,34 @@
+# Sourced by submit-datagen.sh and submit-match.sh (after `here` is set to this directory):
+# checks OUT and SHARDS, makes $OUT/logs, makes OUT absolute and exports both to the jobs, and
+# defines how the jobs are submitted. Each submit function prints the job id.
+: "${OUT:?set OUT to a directory that every node sees}"
+: "${SHARDS:?set SHARDS to the number of shards}"
+mkdir -p "$OUT/logs"
+OUT="$(cd "$OUT" && pwd)"
+export OUT SHARDS
+
+# submit EXTRA ARG...: `sbatch --parsable --export=ALL`, the extra sbatch options EXTRA (one
+# string, split at spaces: the *_SBATCH variables), then ARG...
+submit() {
+    local extra="$1" id
+    shift
+    # shellcheck disable=SC2086 # EXTRA holds several options
+    id=$(sbatch --parsable --export=ALL $extra "$@") || return
+    echo "${id%%;*}"
+}
+
+# submit_array EXTRA SCRIPT ARG...: SCRIPT of this directory as an array of SHARDS tasks, a log
+# per task.
+submit_array() {
+    local extra="$1" script="$2"
+    shift 2
+    submit "$extra" --array="1-$SHARDS" --output="$OUT/logs/%x-%A_%a.out" "$here/$script" "$@"
+}
+
+# submit_after JOB EXTRA SCRIPT ARG...: SCRIPT of this directory, started once job JOB (every
+# task of it) has completed.
+submit_after() {
+    local job="$1" extra="$2" script="$3"
+    shift 3
+    submit "$extra" --dependency="afterok:$job" --output="$OUT/logs/%x-%j.out" "$here/$script" "$@"
+}

@@ -1,0 +1,54 @@
+//! `pao-tools egtb`: make endgame tables, list what `--all` covers, probe a position, show a
+//! table's figures, and check a table (consistency, and against the search). This file holds
+//! the command line; each subcommand has its file, and `tables.rs` what they share.
+
+mod generate;
+mod list;
+mod positions;
+mod probe;
+mod stats;
+mod tables;
+mod theory;
+mod verify;
+
+use crate::common::Failure;
+
+/// Endgame tablebases.
+#[derive(clap::Args, Debug)]
+pub struct EgtbArgs {
+    #[command(subcommand)]
+    command: EgtbCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum EgtbCommand {
+    /// Generate tables (and the smaller tables they need) into a directory
+    Generate(generate::GenerateArgs),
+    /// List the signatures `--all` covers, with index sizes and generation memory
+    List(list::ListArgs),
+    /// A position's value, distance, best move and line to mate
+    Probe(probe::ProbeArgs),
+    /// A table file's header: wins, draws, losses per side to move, the longest mate
+    Stats(stats::StatsArgs),
+    /// Check every position of tables against their moves, and sampled positions against
+    /// Pao's search
+    Verify(verify::VerifyArgs),
+    /// Endgame start positions for matches from self-play data (covered by a table, or one
+    /// capture away)
+    Positions(positions::PositionsArgs),
+    /// The classic endgames as the tables see them (a Markdown table)
+    Theory(theory::TheoryArgs),
+}
+
+/// Entry point.
+pub fn run(args: EgtbArgs) -> Result<(), Failure> {
+    match args.command {
+        EgtbCommand::Generate(a) => generate::run(a),
+        EgtbCommand::List(a) => list::run(a),
+        EgtbCommand::Probe(a) => probe::run(a),
+        EgtbCommand::Stats(a) => stats::run(a),
+        EgtbCommand::Theory(a) => theory::run(a),
+        EgtbCommand::Positions(a) => positions::run(a),
+        EgtbCommand::Verify(a) => verify::run(a),
+    }
+}

@@ -1,0 +1,5 @@
+//! Opening material made with Pao's search and games: balanced openings for matches
+//! (`openings`, in `balanced.rs`) and Pao's opening book (`book`).
+
+pub mod balanced;
+pub mod book;

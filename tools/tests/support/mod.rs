@@ -1,0 +1,78 @@
+//! What the tests of `pao-tools` share: running a program and collecting what it printed, the
+//! `pao` built beside `pao-tools`, and a scratch directory. Each test binary uses a part of it.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The `pao-tools` under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_pao-tools");
+
+/// Runs `command` to its end: (exit code, stdout, stderr); -1 when a signal ended it.
+pub fn output(command: &mut Command) -> (i32, String, String) {
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs `pao-tools ARGS`: (exit code, stdout, stderr).
+pub fn tools<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
+    output(Command::new(BIN).args(args))
+}
+
+/// The `pao` built beside `pao-tools` (`cargo test --workspace` builds both); when only this
+/// crate was built, says that the test is skipped and gives `None`.
+pub fn engine() -> Option<PathBuf> {
+    let pao = PathBuf::from(BIN).with_file_name("pao");
+    if pao.exists() {
+        Some(pao)
+    } else {
+        println!(
+            "skipped: {} not built (run cargo test --workspace, or cargo build first)",
+            pao.display()
+        );
+        None
+    }
+}
+
+/// A scratch directory per test, made empty at the start and removed at the end.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// `pao-tools-NAME-PID` in the temporary directory.
+    pub fn new(name: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("pao-tools-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("scratch directory");
+        Scratch(d)
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    /// File `f` in the directory, as text.
+    pub fn path(&self, f: &str) -> String {
+        self.0.join(f).to_string_lossy().into_owned()
+    }
+
+    /// Writes `text` to file `f` in the directory; its path.
+    pub fn file(&self, f: &str, text: &str) -> String {
+        let path = self.path(f);
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
