@@ -240,6 +240,7 @@ const LISTED: &[&str] = &[
     "egtb",
     "judge",
     "latency",
+    "generation",
     "train",
     "synth-data",
     "wdlfit",

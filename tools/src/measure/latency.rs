@@ -31,12 +31,15 @@ pub struct LatencyArgs {
 pub fn run(args: LatencyArgs) -> Result<(), Failure> {
     let engine = args.engine.unwrap_or_else(default_engine);
     let (threads, runs) = (args.threads, args.runs as usize);
-    println!(
-        "{:>8} {:>6} {:>10} {:>10} {:>10}",
-        "threads", "runs", "median_ms", "p90_ms", "max_ms"
-    );
-    for &t in &threads {
+    for (i, &t) in threads.iter().enumerate() {
         let mut samples = measure(&engine, t, runs)?;
+        // The header once the engine has answered: an engine that cannot start prints nothing.
+        if i == 0 {
+            println!(
+                "{:>8} {:>6} {:>10} {:>10} {:>10}",
+                "threads", "runs", "median_ms", "p90_ms", "max_ms"
+            );
+        }
         samples.sort_by(|a, b| a.total_cmp(b));
         let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
         println!(
