@@ -315,6 +315,25 @@ fn question_mark_also_moves_in_the_search_a_waiting_move_starts() {
 }
 
 #[test]
+fn question_mark_behind_a_clear_also_moves_in_the_search_a_waiting_go_starts() {
+    let mut e = Engine::cecp();
+    e.send("st 30");
+    // `new` clears the table: the lines behind it wait, and the drain after the clear meets
+    // the `?` while the first `go` searches, ahead of the second `go` (which waits for the
+    // move). The second search, black's, moves at once too (it once ran its 30 s).
+    let start = Instant::now();
+    e.send_burst(&["new", "go", "go", "?", "ping 6"]);
+    let red = engine_move(&mut e);
+    let black = engine_move(&mut e);
+    e.expect_exact("pong 6");
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(play(None, &[red.clone()])
+        .parse_legal_move(&black, RankBase::Zero)
+        .is_ok());
+}
+
+#[test]
 fn the_clock_from_level_and_time_is_kept() {
     let mut e = Engine::cecp();
     // 2 seconds for the game: the move must come well inside the clock.

@@ -682,15 +682,26 @@ fn sync(
         return Ok(());
     }
     check_health(e, what, sent);
-    let story = |e: &Engine| {
-        let from = e.transcript.len().saturating_sub(150);
-        e.transcript[from..].join("\n")
+    // The lines sent since a few syncs back, and what came back (thinking output can be long).
+    let story = |e: &Engine, sent: &[String]| {
+        let received: Vec<&String> = e
+            .transcript
+            .iter()
+            .filter(|l| l.starts_with("< "))
+            .collect();
+        let from = received.len().saturating_sub(60);
+        let received: Vec<&str> = received[from..].iter().map(|l| l.as_str()).collect();
+        format!(
+            "sent:\n{}\nreceived (last 60):\n{}",
+            recent(sent),
+            received.join("\n")
+        )
     };
     if e.read_until_within(&answer, common::TIMEOUT).is_none() {
         panic!(
             "{what}: no '{answer}' within {:?}; the last lines:\n{}",
             common::TIMEOUT,
-            story(e)
+            story(e, sent)
         );
     }
     let cpu = match (cpu_before, e.cpu_time()) {
@@ -701,7 +712,7 @@ fn sync(
         format!(
             "{what}: '{answer}' came after {:?} (engine CPU meanwhile {cpu:?}); the last lines:\n{}",
             start.elapsed(),
-            story(e)
+            story(e, sent)
         ),
         cpu,
     ))
@@ -719,8 +730,11 @@ fn final_search(e: &mut Engine, dialect: Dialect, what: &str, sent: &mut Vec<Str
             // sets up, no command is left. Each `stop` ends at most one search (a queued `go`
             // may start the next).
             let marker = "4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1";
+            // A long run can leave thousands of lines queued behind searches that only `stop`
+            // ends: a round per search, for up to five minutes.
             let mut idle = false;
-            for _ in 0..200 {
+            let give_up = Instant::now() + Duration::from_secs(300);
+            while Instant::now() < give_up {
                 let lines = [
                     "stop".to_string(),
                     format!("position fen {marker}"),
@@ -729,7 +743,7 @@ fn final_search(e: &mut Engine, dialect: Dialect, what: &str, sent: &mut Vec<Str
                 let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
                 e.send_burst(&refs);
                 sent.extend(lines.iter().cloned());
-                let deadline = Instant::now() + Duration::from_millis(500);
+                let deadline = Instant::now() + Duration::from_millis(100);
                 while let Some(l) = e.next_line(deadline.saturating_duration_since(Instant::now()))
                 {
                     if l.starts_with("fen 4k4/9/9/9/9/9/9/9/4A4/3AK4 ") {

@@ -66,6 +66,14 @@ struct Active {
     iteration_start: Instant,
 }
 
+/// A line waiting for the search or the clear in progress.
+struct Waiting {
+    line: String,
+    /// Runs only once every line before it has run: a CECP `?` that acted ahead of waiting
+    /// lines keeps its place behind them, to move now in a search that one of them starts.
+    in_order: bool,
+}
+
 /// The engine's state machine between the reader, the pool and the output.
 pub struct Coordinator<W: Write> {
     out: W,
@@ -78,7 +86,7 @@ pub struct Coordinator<W: Write> {
     position: Position,
     banned: Vec<Move>,
     active: Option<Active>,
-    queue: VecDeque<String>,
+    queue: VecDeque<Waiting>,
     next_id: u64,
     quitting: bool,
     /// `quit` arrived during a search whose answer is still to come.
@@ -219,22 +227,30 @@ impl<W: Write> Coordinator<W> {
 
     fn on_line(&mut self, line: String) {
         if self.must_wait(&line) {
-            self.queue.push_back(line);
+            self.queue.push_back(Waiting {
+                line,
+                in_order: false,
+            });
             return;
         }
-        // CECP's `?` moves now in the search in progress, and in any that the commands waiting
-        // before it start: it also takes its place in the queue, where the drain that follows
-        // the move meets it.
-        if self.dialect == Some(Dialect::Cecp)
-            && !self.queue.is_empty()
-            && Self::cecp_is_move_now(&line)
-        {
-            self.queue.push_back(line.clone());
-        }
+        self.keep_move_now_in_order(&line, self.queue.len());
         self.execute(&line);
         // A CECP command may end the engine's search without a move: what waited runs now.
         if self.active.is_none() && !self.queue.is_empty() {
             self.drain_queue();
+        }
+    }
+
+    /// CECP's `?` moves now in the search in progress, and also in any search that the lines
+    /// waiting before it start (a user move that gives the engine its turn): when it acts ahead
+    /// of waiting lines, it keeps its place behind them (`at`) as well.
+    fn keep_move_now_in_order(&mut self, line: &str, at: usize) {
+        if self.dialect == Some(Dialect::Cecp) && at > 0 && Self::cecp_is_move_now(line) {
+            let waiting = Waiting {
+                line: line.to_string(),
+                in_order: true,
+            };
+            self.queue.insert(at, waiting);
         }
     }
 
@@ -245,17 +261,22 @@ impl<W: Write> Coordinator<W> {
     pub(super) fn drain_queue(&mut self) {
         while !self.is_quitting() {
             let next = if self.dialect == Some(Dialect::Cecp) {
-                self.queue.iter().position(|line| !self.must_wait(line))
+                self.queue
+                    .iter()
+                    .enumerate()
+                    .position(|(i, w)| (i == 0 || !w.in_order) && !self.must_wait(&w.line))
             } else {
                 self.queue
                     .front()
-                    .filter(|line| !self.must_wait(line))
+                    .filter(|w| !self.must_wait(&w.line))
                     .map(|_| 0)
             };
-            let Some(line) = next.and_then(|at| self.queue.remove(at)) else {
+            let Some((at, waiting)) = next.and_then(|at| self.queue.remove(at).map(|w| (at, w)))
+            else {
                 break;
             };
-            self.execute(&line);
+            self.keep_move_now_in_order(&waiting.line, at);
+            self.execute(&waiting.line);
         }
         if self.dialect == Some(Dialect::Cecp) && self.active.is_none() {
             self.cecp_idle();
