@@ -69,9 +69,9 @@ struct Active {
 /// A line waiting for the search or the clear in progress.
 struct Waiting {
     line: String,
-    /// Runs only once every line before it has run: a CECP `?` that acted ahead of waiting
-    /// lines keeps its place behind them, to move now in a search that one of them starts.
-    in_order: bool,
+    /// For a CECP `?`: the search it has moved already. A `?` keeps its place behind the lines
+    /// that came before it, and moves every search in progress until they have all run.
+    moved: Option<u64>,
 }
 
 /// The engine's state machine between the reader, the pool and the output.
@@ -227,13 +227,22 @@ impl<W: Write> Coordinator<W> {
 
     fn on_line(&mut self, line: String) {
         if self.must_wait(&line) {
-            self.queue.push_back(Waiting {
-                line,
-                in_order: false,
-            });
+            self.queue.push_back(Waiting { line, moved: None });
             return;
         }
-        self.keep_move_now_in_order(&line, self.queue.len());
+        // CECP's `?` moves now in the search in progress, and in any that the lines waiting
+        // before it start (a user move that gives the engine its turn): it keeps its place
+        // behind them too (`drain_queue`).
+        if self.dialect == Some(Dialect::Cecp)
+            && !self.queue.is_empty()
+            && Self::cecp_is_move_now(&line)
+        {
+            let moved = self.active.as_ref().map(|a| a.id);
+            self.queue.push_back(Waiting {
+                line: line.clone(),
+                moved,
+            });
+        }
         self.execute(&line);
         // A CECP command may end the engine's search without a move: what waited runs now.
         if self.active.is_none() && !self.queue.is_empty() {
@@ -241,46 +250,53 @@ impl<W: Write> Coordinator<W> {
         }
     }
 
-    /// CECP's `?` moves now in the search in progress, and also in any search that the lines
-    /// waiting before it start (a user move that gives the engine its turn): when it acts ahead
-    /// of waiting lines, it keeps its place behind them (`at`) as well.
-    fn keep_move_now_in_order(&mut self, line: &str, at: usize) {
-        if self.dialect == Some(Dialect::Cecp) && at > 0 && Self::cecp_is_move_now(line) {
-            let waiting = Waiting {
-                line: line.to_string(),
-                in_order: true,
-            };
-            self.queue.insert(at, waiting);
-        }
-    }
-
     /// Runs queued commands in order until one has to wait (a search or a clear started
     /// before it); a queued `stop` behind a `go` thus still stops that search. In CECP a
-    /// command that acts at once during the engine's move (`force`, `?`, `new`, `quit`) does
-    /// not wait behind one that waits, just as when it arrives during the move.
+    /// command that acts at once during the engine's move (`force`, `new`, `quit`) does not
+    /// wait behind one that waits, just as when it arrives during the move; a `?` moves the
+    /// search in progress from wherever it waits, but leaves the queue only in its turn.
     pub(super) fn drain_queue(&mut self) {
         while !self.is_quitting() {
-            let next = if self.dialect == Some(Dialect::Cecp) {
-                self.queue
-                    .iter()
-                    .enumerate()
-                    .position(|(i, w)| (i == 0 || !w.in_order) && !self.must_wait(&w.line))
+            if self.dialect == Some(Dialect::Cecp) && self.move_now_from_the_queue() {
+                continue;
+            }
+            let cecp = self.dialect == Some(Dialect::Cecp);
+            let next = if cecp {
+                self.queue.iter().enumerate().position(|(i, w)| {
+                    (i == 0 || !Self::cecp_is_move_now(&w.line)) && !self.must_wait(&w.line)
+                })
             } else {
                 self.queue
                     .front()
                     .filter(|w| !self.must_wait(&w.line))
                     .map(|_| 0)
             };
-            let Some((at, waiting)) = next.and_then(|at| self.queue.remove(at).map(|w| (at, w)))
-            else {
+            let Some(waiting) = next.and_then(|at| self.queue.remove(at)) else {
                 break;
             };
-            self.keep_move_now_in_order(&waiting.line, at);
             self.execute(&waiting.line);
         }
         if self.dialect == Some(Dialect::Cecp) && self.active.is_none() {
             self.cecp_idle();
         }
+    }
+
+    /// A CECP `?` waiting behind other lines moves the search in progress (once per search).
+    /// True when one did.
+    fn move_now_from_the_queue(&mut self) -> bool {
+        let Some(id) = self.active.as_ref().map(|a| a.id) else {
+            return false;
+        };
+        let found = self.queue.iter().position(|w| {
+            w.moved != Some(id) && Self::cecp_is_move_now(&w.line) && !self.must_wait(&w.line)
+        });
+        let Some(at) = found else {
+            return false;
+        };
+        self.queue[at].moved = Some(id);
+        let line = self.queue[at].line.clone();
+        self.execute(&line);
+        true
     }
 
     fn execute(&mut self, line: &str) {
