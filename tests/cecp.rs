@@ -328,7 +328,7 @@ fn question_mark_behind_a_clear_also_moves_in_the_search_a_waiting_go_starts() {
     e.expect_exact("pong 6");
     let took = start.elapsed();
     assert!(took < Duration::from_secs(3), "{took:?}");
-    assert!(play(None, &[red.clone()])
+    assert!(play(None, &[red])
         .parse_legal_move(&black, RankBase::Zero)
         .is_ok());
 }
