@@ -315,6 +315,47 @@ fn question_mark_also_moves_in_the_search_a_waiting_move_starts() {
 }
 
 #[test]
+fn question_mark_behind_a_clear_also_moves_in_the_search_a_waiting_go_starts() {
+    let mut e = Engine::cecp();
+    e.send("st 30");
+    // `new` clears the table: the lines behind it wait, and the drain after the clear meets
+    // the `?` while the first `go` searches, ahead of the second `go` (which waits for the
+    // move). The second search, black's, moves at once too (it once ran its 30 s).
+    let start = Instant::now();
+    e.send_burst(&["new", "go", "go", "?", "ping 6"]);
+    let red = engine_move(&mut e);
+    let black = engine_move(&mut e);
+    e.expect_exact("pong 6");
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(play(None, &[red])
+        .parse_legal_move(&black, RankBase::Zero)
+        .is_ok());
+}
+
+#[test]
+fn question_mark_moves_a_search_that_starts_behind_other_waiting_lines() {
+    let mut e = Engine::cecp();
+    e.send("st 30");
+    e.send("go");
+    std::thread::sleep(Duration::from_millis(300));
+    // While red thinks: `go` (black's turn after the move), then lines that wait for the move
+    // too, then `?`. The ? moves red's search at once and black's as soon as it starts, from
+    // behind `variant` and `ping 3` (it once waited behind them for black's 30 s).
+    let start = Instant::now();
+    e.send_burst(&["go", "variant xiangqi", "ping 3", "?", "ping 4"]);
+    let red = engine_move(&mut e);
+    let black = engine_move(&mut e);
+    e.expect_exact("pong 3");
+    e.expect_exact("pong 4");
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(play(None, &[red])
+        .parse_legal_move(&black, RankBase::Zero)
+        .is_ok());
+}
+
+#[test]
 fn the_clock_from_level_and_time_is_kept() {
     let mut e = Engine::cecp();
     // 2 seconds for the game: the move must come well inside the clock.

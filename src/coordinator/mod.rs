@@ -69,6 +69,14 @@ struct Active {
     skill: Option<strength::SkillPlay>,
 }
 
+/// A line waiting for the search or the clear in progress.
+struct Waiting {
+    line: String,
+    /// For a CECP `?`: the search it has moved already. A `?` keeps its place behind the lines
+    /// that came before it, and moves every search in progress until they have all run.
+    moved: Option<u64>,
+}
+
 /// The engine's state machine between the reader, the pool and the output.
 pub struct Coordinator<W: Write> {
     out: W,
@@ -81,7 +89,7 @@ pub struct Coordinator<W: Write> {
     position: Position,
     banned: Vec<Move>,
     active: Option<Active>,
-    queue: VecDeque<String>,
+    queue: VecDeque<Waiting>,
     next_id: u64,
     quitting: bool,
     /// `quit` arrived during a search whose answer is still to come.
@@ -222,17 +230,21 @@ impl<W: Write> Coordinator<W> {
 
     fn on_line(&mut self, line: String) {
         if self.must_wait(&line) {
-            self.queue.push_back(line);
+            self.queue.push_back(Waiting { line, moved: None });
             return;
         }
-        // CECP's `?` moves now in the search in progress, and in any that the commands waiting
-        // before it start: it also takes its place in the queue, where the drain that follows
-        // the move meets it.
+        // CECP's `?` moves now in the search in progress, and in any that the lines waiting
+        // before it start (a user move that gives the engine its turn): it keeps its place
+        // behind them too (`drain_queue`).
         if self.dialect == Some(Dialect::Cecp)
             && !self.queue.is_empty()
             && Self::cecp_is_move_now(&line)
         {
-            self.queue.push_back(line.clone());
+            let moved = self.active.as_ref().map(|a| a.id);
+            self.queue.push_back(Waiting {
+                line: line.clone(),
+                moved,
+            });
         }
         self.execute(&line);
         // A CECP command may end the engine's search without a move: what waited runs now.
@@ -243,26 +255,51 @@ impl<W: Write> Coordinator<W> {
 
     /// Runs queued commands in order until one has to wait (a search or a clear started
     /// before it); a queued `stop` behind a `go` thus still stops that search. In CECP a
-    /// command that acts at once during the engine's move (`force`, `?`, `new`, `quit`) does
-    /// not wait behind one that waits, just as when it arrives during the move.
+    /// command that acts at once during the engine's move (`force`, `new`, `quit`) does not
+    /// wait behind one that waits, just as when it arrives during the move; a `?` moves the
+    /// search in progress from wherever it waits, but leaves the queue only in its turn.
     pub(super) fn drain_queue(&mut self) {
         while !self.is_quitting() {
-            let next = if self.dialect == Some(Dialect::Cecp) {
-                self.queue.iter().position(|line| !self.must_wait(line))
+            if self.dialect == Some(Dialect::Cecp) && self.move_now_from_the_queue() {
+                continue;
+            }
+            let cecp = self.dialect == Some(Dialect::Cecp);
+            let next = if cecp {
+                self.queue.iter().enumerate().position(|(i, w)| {
+                    (i == 0 || !Self::cecp_is_move_now(&w.line)) && !self.must_wait(&w.line)
+                })
             } else {
                 self.queue
                     .front()
-                    .filter(|line| !self.must_wait(line))
+                    .filter(|w| !self.must_wait(&w.line))
                     .map(|_| 0)
             };
-            let Some(line) = next.and_then(|at| self.queue.remove(at)) else {
+            let Some(waiting) = next.and_then(|at| self.queue.remove(at)) else {
                 break;
             };
-            self.execute(&line);
+            self.execute(&waiting.line);
         }
         if self.dialect == Some(Dialect::Cecp) && self.active.is_none() {
             self.cecp_idle();
         }
+    }
+
+    /// A CECP `?` waiting behind other lines moves the search in progress (once per search).
+    /// True when one did.
+    fn move_now_from_the_queue(&mut self) -> bool {
+        let Some(id) = self.active.as_ref().map(|a| a.id) else {
+            return false;
+        };
+        let found = self.queue.iter().position(|w| {
+            w.moved != Some(id) && Self::cecp_is_move_now(&w.line) && !self.must_wait(&w.line)
+        });
+        let Some(at) = found else {
+            return false;
+        };
+        self.queue[at].moved = Some(id);
+        let line = self.queue[at].line.clone();
+        self.execute(&line);
+        true
     }
 
     fn execute(&mut self, line: &str) {

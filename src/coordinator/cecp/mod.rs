@@ -7,9 +7,10 @@
 //! `new`, `result` and `quit` call the move off: no move is printed after them), a time control
 //! (`level`, `st`, `sd`) is kept for after the move, a line that cannot be parsed is answered at
 //! once, and the rest wait for the move (so `ping` is answered after it, as the protocol asks).
-//! Nothing that waits holds up a command that acts at once behind it. A `?` behind waiting
-//! commands also waits with them, so that a search one of them starts (a user move that gives
-//! the engine its turn) moves at once too, and a `ping` after the `?` is not held up by it. While the engine ponders
+//! Nothing that waits holds up a command that acts at once behind it. A `?` that acts ahead of
+//! waiting commands also keeps its place behind them, so that a search one of them starts (a
+//! user move that gives the engine its turn) moves at once too, and a `ping` after the `?` is
+//! not held up by it. While the engine ponders
 //! or analyses, everything acts at once: a command that changes the game ends that search
 //! first.
 
