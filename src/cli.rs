@@ -62,6 +62,12 @@ struct ServeArgs {
     /// socket's buffer is full; then it is closed (a watcher is dropped)
     #[arg(long = "send-timeout", alias = "watcher-timeout", value_name = "SECS", default_value = "10", value_parser = seconds)]
     send_timeout: std::time::Duration,
+    /// Seconds between the pings the server sends to each watcher
+    #[arg(long = "ping-interval", value_name = "SECS", default_value = "15", value_parser = seconds)]
+    ping_interval: std::time::Duration,
+    /// Seconds a watcher may take to answer a ping before it is dropped
+    #[arg(long = "ping-timeout", value_name = "SECS", default_value = "10", value_parser = seconds)]
+    ping_timeout: std::time::Duration,
     /// Most HTTP connections at once (watchers not counted)
     #[arg(long = "max-connections", value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_connections: u32,
@@ -214,6 +220,8 @@ fn serve_command(args: ServeArgs) -> i32 {
         max_message: args.max_message as usize,
         max_watchers: args.max_watchers as usize,
         send_timeout: args.send_timeout,
+        ping_interval: args.ping_interval,
+        ping_timeout: args.ping_timeout,
         max_connections: args.max_connections as usize,
         max_connections_per_client: args.max_connections_per_address as usize,
         send_buffer: args.send_buffer as usize,

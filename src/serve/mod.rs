@@ -23,6 +23,8 @@ mod listener;
 mod page;
 mod pgn;
 mod respond;
+#[cfg(test)]
+mod tests;
 mod timed_io;
 mod ws;
 
@@ -66,6 +68,10 @@ pub struct ServeConfig {
     /// Longest a connection may take to accept an answer or a watcher's message (once its
     /// socket's buffer is full) before it is closed.
     pub send_timeout: Duration,
+    /// Time between pings to a watcher.
+    pub ping_interval: Duration,
+    /// Longest a watcher may take to answer a ping before it is dropped.
+    pub ping_timeout: Duration,
     /// Most HTTP connections at once.
     pub max_connections: usize,
     /// Most HTTP connections at once from one client address (for IPv6, its /64).
@@ -200,6 +206,8 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
             max_message: config.max_message,
             max_watchers: config.max_watchers,
             send_timeout: config.send_timeout,
+            ping_interval: config.ping_interval,
+            ping_timeout: config.ping_timeout,
         },
     });
     let access = Arc::new(Access::new(

@@ -260,6 +260,8 @@ pub struct Watcher {
     pub seq: u64,
     /// Every event received after the state.
     pub events: Vec<Value>,
+    /// The reason in the server's close frame, once it closed the socket.
+    pub close_reason: Option<String>,
 }
 
 impl Watcher {
@@ -298,6 +300,7 @@ impl Watcher {
             state,
             seq,
             events: Vec::new(),
+            close_reason: None,
         })
     }
 
@@ -309,7 +312,8 @@ impl Watcher {
                 .ok()??
                 .ok()?;
             let Message::Text(text) = msg else {
-                if matches!(msg, Message::Close(_)) {
+                if let Message::Close(frame) = msg {
+                    self.close_reason = Some(frame.map_or(String::new(), |f| f.reason.to_string()));
                     return None;
                 }
                 continue;
@@ -381,6 +385,15 @@ pub async fn connect_from(addr: SocketAddr, from: [u8; 4], recv_buffer: Option<u
     socket.connect(addr).await.expect("connect")
 }
 
+/// A WebSocket upgrade of `/ws` as one request, with the token in the address if given.
+pub fn upgrade_request(addr: SocketAddr, token: Option<&str>) -> String {
+    let query = token.map_or(String::new(), |t| format!("?token={t}"));
+    format!(
+        "GET /ws{query} HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    )
+}
+
 /// Reads an HTTP answer's head, a byte at a time so that nothing after it is read; returns
 /// its status, or `None` if the connection closes or nothing comes within `timeout`.
 pub async fn read_status(s: &mut TcpStream, timeout: Duration) -> Option<u16> {
@@ -419,4 +432,14 @@ pub async fn closed_within(s: &mut TcpStream, timeout: Duration) -> bool {
         }
     };
     tokio::time::timeout(timeout, drain).await.is_ok()
+}
+
+/// `n` legal moves from the start position: the horses go out and back.
+pub fn horse_dance(n: usize) -> Vec<String> {
+    ["b0c2", "b9c7", "c2b0", "c7b9"]
+        .iter()
+        .cycle()
+        .take(n)
+        .map(|m| m.to_string())
+        .collect()
 }

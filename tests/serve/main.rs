@@ -1,8 +1,8 @@
 //! `pao serve` through loopback, against a real server process: the API with a real HTTP and
 //! WebSocket client (`api`), the token, Host, Origin, proxies and limits (`access`),
-//! connection places (`connections`), the page in a real browser (`browser`), watchers under
-//! load (`load`) and fuzzed abuse (`abuse`). One test binary for all of them: each test binary is
-//! linked with the whole async stack, once is enough.
+//! connection places (`connections`), watcher places (`watchers`), the page in a real browser
+//! (`browser`), watchers under load (`load`) and fuzzed abuse (`abuse`). One test binary for
+//! all of them: each test binary is linked with the whole async stack, once is enough.
 
 mod abuse;
 mod access;
@@ -11,3 +11,4 @@ mod browser;
 mod common;
 mod connections;
 mod load;
+mod watchers;
