@@ -81,6 +81,10 @@ struct ServeArgs {
     /// closed then)
     #[arg(long = "header-timeout", value_name = "SECS", default_value = "10", value_parser = seconds)]
     header_timeout: std::time::Duration,
+    /// Seconds a request may take to arrive and begin to act; later it is answered 408 and
+    /// changes nothing
+    #[arg(long = "request-timeout", value_name = "SECS", default_value = "10", value_parser = seconds)]
+    request_timeout: std::time::Duration,
     /// Events a watcher may fall behind before it is dropped
     #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     queue: u32,
@@ -226,6 +230,7 @@ fn serve_command(args: ServeArgs) -> i32 {
         max_connections_per_client: args.max_connections_per_address as usize,
         send_buffer: args.send_buffer as usize,
         header_timeout: args.header_timeout,
+        request_timeout: args.request_timeout,
         queue: args.queue as usize,
         allow_origins: args.allow_origin,
         engine_options,

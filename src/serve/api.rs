@@ -3,6 +3,7 @@
 
 use super::auth::{self, Access};
 use super::control::{Control, OptionChanges, Refusal};
+use super::deadline;
 use super::hub::Hub;
 use super::limits::{limit_rate, RateLimiter};
 use super::respond::refuse;
@@ -20,10 +21,6 @@ use serde::Deserialize;
 use std::sync::Arc;
 use std::time::Duration;
 use tower_http::limit::RequestBodyLimitLayer;
-use tower_http::timeout::TimeoutLayer;
-
-/// Longest a request may take to arrive and be answered (a slow body is cut off).
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Sizes and counts the server accepts.
 #[derive(Clone, Debug)]
@@ -40,6 +37,8 @@ pub struct Limits {
     pub ping_interval: Duration,
     /// Longest a watcher may take to answer a ping.
     pub ping_timeout: Duration,
+    /// Longest a request may take to arrive and begin to act (a slow body is cut off).
+    pub request_timeout: Duration,
 }
 
 /// What every handler shares.
@@ -57,6 +56,7 @@ pub struct App {
 /// The router: the page, the API and the WebSocket, behind the limits and the access check.
 pub fn router(app: Arc<App>, access: Arc<Access>) -> Router {
     let max_body = app.limits.max_body;
+    let request_timeout = app.limits.request_timeout;
     let limiter = Arc::clone(&app.limiter);
     Router::new()
         .route("/", get(page::index))
@@ -76,9 +76,9 @@ pub fn router(app: Arc<App>, access: Arc<Access>) -> Router {
         .with_state(app)
         .layer(DefaultBodyLimit::max(max_body))
         .layer(RequestBodyLimitLayer::new(max_body))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            REQUEST_TIMEOUT,
+        .layer(middleware::from_fn_with_state(
+            request_timeout,
+            deadline::limit,
         ))
         .layer(middleware::from_fn_with_state(access, auth::check))
         .layer(middleware::from_fn_with_state(limiter, limit_rate))
@@ -143,20 +143,33 @@ fn body<T: DeserializeOwned>(
 }
 
 /// Runs `f` on the analysis's control away from the async threads (the engine may take a moment:
-/// a new table, new threads).
+/// a new table, new threads). A request whose deadline passes while it waits for its turn
+/// does nothing (it has been answered 408).
 async fn with_control<T: Send + 'static>(
     app: &Arc<App>,
     f: impl FnOnce(&mut Control) -> T + Send + 'static,
 ) -> Result<T, Rejection> {
     let control = Arc::clone(&app.control);
-    tokio::task::spawn_blocking(move || f(&mut control.lock()))
-        .await
-        .map_err(|_| {
-            Rejection(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the request failed".to_string(),
-            )
-        })
+    let deadline = deadline::current();
+    let done = tokio::task::spawn_blocking(move || {
+        let mut control = control.lock();
+        if deadline.is_some_and(|d| !d.begin()) {
+            return None;
+        }
+        Some(f(&mut control))
+    })
+    .await;
+    match done {
+        Ok(Some(v)) => Ok(v),
+        Ok(None) => Err(Rejection(
+            StatusCode::REQUEST_TIMEOUT,
+            "the request took too long; nothing was changed".to_string(),
+        )),
+        Err(_) => Err(Rejection(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the request failed".to_string(),
+        )),
+    }
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Response {

@@ -7,12 +7,13 @@
 //! state), `control` (board, analysis, options, games), `game` (clocks), `engine` (the
 //! coordinator and its output), `engine_lines` (that output read back), `events` (the JSON),
 //! `auth` (token, Host, Origin, proxies), `limits` (rates and connection counts), `listener`
-//! (connections), `timed_io` (writes that must finish in time), `page` (the embedded page),
-//! `pgn`, `respond`.
+//! (connections), `timed_io` (writes that must finish in time), `deadline` (a request's
+//! time), `page` (the embedded page), `pgn`, `respond`.
 
 mod api;
 mod auth;
 mod control;
+mod deadline;
 mod engine;
 mod engine_lines;
 mod events;
@@ -80,6 +81,8 @@ pub struct ServeConfig {
     pub send_buffer: usize,
     /// Longest a client may take to send a request's headers.
     pub header_timeout: Duration,
+    /// Longest a request may take to arrive and begin to act.
+    pub request_timeout: Duration,
     /// Events a watcher may fall behind before it is dropped.
     pub queue: usize,
     /// Origins allowed besides the server's own.
@@ -208,6 +211,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
             send_timeout: config.send_timeout,
             ping_interval: config.ping_interval,
             ping_timeout: config.ping_timeout,
+            request_timeout: config.request_timeout,
         },
     });
     let access = Arc::new(Access::new(

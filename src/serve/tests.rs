@@ -47,6 +47,7 @@ fn server(max_watchers: usize) -> (axum::Router, Arc<App>) {
             send_timeout: Duration::from_secs(10),
             ping_interval: Duration::from_secs(60),
             ping_timeout: Duration::from_secs(60),
+            request_timeout: Duration::from_secs(10),
         },
     });
     let access = Arc::new(Access::new(None, 1, Vec::new()));
