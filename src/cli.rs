@@ -58,16 +58,33 @@ struct ServeArgs {
     /// Most watchers (WebSocket connections) at once
     #[arg(long = "max-watchers", value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_watchers: u32,
-    /// Seconds a watcher's connection may take to accept one event before it is dropped
-    #[arg(long = "watcher-timeout", value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
-    watcher_timeout: u32,
+    /// Seconds a connection may take to accept an answer or a watcher's message once its
+    /// socket's buffer is full; then it is closed (a watcher is dropped)
+    #[arg(long = "send-timeout", alias = "watcher-timeout", value_name = "SECS", default_value = "10", value_parser = seconds)]
+    send_timeout: std::time::Duration,
+    /// Seconds between the pings the server sends to each watcher
+    #[arg(long = "ping-interval", value_name = "SECS", default_value = "15", value_parser = seconds)]
+    ping_interval: std::time::Duration,
+    /// Seconds a watcher may take to answer a ping before it is dropped
+    #[arg(long = "ping-timeout", value_name = "SECS", default_value = "10", value_parser = seconds)]
+    ping_timeout: std::time::Duration,
     /// Most HTTP connections at once (watchers not counted)
     #[arg(long = "max-connections", value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_connections: u32,
+    /// Most HTTP connections at once from one client address (for IPv6, its /64)
+    #[arg(long = "max-connections-per-address", value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_connections_per_address: u32,
+    /// A connection's kernel send buffer, bytes
+    #[arg(long = "send-buffer", value_name = "BYTES", default_value_t = 65536, value_parser = clap::value_parser!(u32).range(4096..=(1 << 24)))]
+    send_buffer: u32,
     /// Seconds a client may take to send a request's headers (a half-open connection is
     /// closed then)
-    #[arg(long = "header-timeout", value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
-    header_timeout: u32,
+    #[arg(long = "header-timeout", value_name = "SECS", default_value = "10", value_parser = seconds)]
+    header_timeout: std::time::Duration,
+    /// Seconds a request may take to arrive and begin to act; later it is answered 408 and
+    /// changes nothing
+    #[arg(long = "request-timeout", value_name = "SECS", default_value = "10", value_parser = seconds)]
+    request_timeout: std::time::Duration,
     /// Events a watcher may fall behind before it is dropped
     #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     queue: u32,
@@ -206,13 +223,30 @@ fn serve_command(args: ServeArgs) -> i32 {
         max_body: args.max_body as usize,
         max_message: args.max_message as usize,
         max_watchers: args.max_watchers as usize,
-        watcher_timeout: std::time::Duration::from_secs(u64::from(args.watcher_timeout)),
+        send_timeout: args.send_timeout,
+        ping_interval: args.ping_interval,
+        ping_timeout: args.ping_timeout,
         max_connections: args.max_connections as usize,
-        header_timeout: std::time::Duration::from_secs(u64::from(args.header_timeout)),
+        max_connections_per_client: args.max_connections_per_address as usize,
+        send_buffer: args.send_buffer as usize,
+        header_timeout: args.header_timeout,
+        request_timeout: args.request_timeout,
         queue: args.queue as usize,
         allow_origins: args.allow_origin,
         engine_options,
     })
+}
+
+/// A duration in seconds, fractions allowed: from a millisecond to an hour.
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(0.001..=3600.0).contains(&secs) {
+        return Err(format!("{text} seconds is outside 0.001..3600"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 fn perft_command(args: PerftArgs) -> Result<(), CliError> {

@@ -4,6 +4,7 @@
 use super::app::App;
 use super::auth::{self, Access};
 use super::control::{Control, OptionChanges, Refusal};
+use super::deadline;
 use super::limits::limit_rate;
 use super::respond::refuse;
 use super::{page, ws};
@@ -17,16 +18,12 @@ use axum::{middleware, Router};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::sync::Arc;
-use std::time::Duration;
 use tower_http::limit::RequestBodyLimitLayer;
-use tower_http::timeout::TimeoutLayer;
-
-/// Longest a request may take to arrive and be answered (a slow body is cut off).
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The router: the page, the API and the WebSocket, behind the limits and the access check.
 pub fn router(app: Arc<App>, access: Arc<Access>) -> Router {
     let max_body = app.limits.max_body;
+    let request_timeout = app.limits.request_timeout;
     let limiter = Arc::clone(&app.limiter);
     Router::new()
         .route("/", get(page::index))
@@ -46,9 +43,9 @@ pub fn router(app: Arc<App>, access: Arc<Access>) -> Router {
         .with_state(app)
         .layer(DefaultBodyLimit::max(max_body))
         .layer(RequestBodyLimitLayer::new(max_body))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            REQUEST_TIMEOUT,
+        .layer(middleware::from_fn_with_state(
+            request_timeout,
+            deadline::limit,
         ))
         .layer(middleware::from_fn_with_state(access, auth::check))
         .layer(middleware::from_fn_with_state(limiter, limit_rate))
@@ -113,20 +110,33 @@ fn body<T: DeserializeOwned>(
 }
 
 /// Runs `f` on the analysis's control away from the async threads (the engine may take a moment:
-/// a new table, new threads).
+/// a new table, new threads). A request whose deadline passes while it waits for its turn
+/// does nothing (it has been answered 408).
 async fn with_control<T: Send + 'static>(
     app: &Arc<App>,
     f: impl FnOnce(&mut Control) -> T + Send + 'static,
 ) -> Result<T, Rejection> {
     let control = Arc::clone(&app.control);
-    tokio::task::spawn_blocking(move || f(&mut control.lock()))
-        .await
-        .map_err(|_| {
-            Rejection(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the request failed".to_string(),
-            )
-        })
+    let deadline = deadline::current();
+    let done = tokio::task::spawn_blocking(move || {
+        let mut control = control.lock();
+        if deadline.is_some_and(|d| !d.begin()) {
+            return None;
+        }
+        Some(f(&mut control))
+    })
+    .await;
+    match done {
+        Ok(Some(v)) => Ok(v),
+        Ok(None) => Err(Rejection(
+            StatusCode::REQUEST_TIMEOUT,
+            "the request took too long; nothing was changed".to_string(),
+        )),
+        Err(_) => Err(Rejection(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the request failed".to_string(),
+        )),
+    }
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Response {

@@ -17,8 +17,14 @@ pub struct Limits {
     pub max_message: usize,
     /// Most watchers at once.
     pub max_watchers: usize,
-    /// Longest a watcher's socket may take to accept one event.
+    /// Longest a watcher's socket may take to accept one message.
     pub send_timeout: Duration,
+    /// Time between pings to a watcher.
+    pub ping_interval: Duration,
+    /// Longest a watcher may take to answer a ping.
+    pub ping_timeout: Duration,
+    /// Longest a request may take to arrive and begin to act (a slow body is cut off).
+    pub request_timeout: Duration,
 }
 
 /// What every handler shares.

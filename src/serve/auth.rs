@@ -1,8 +1,10 @@
 //! Who may use the server. With a token, every request must carry it (`Authorization: Bearer
 //! TOKEN` or `?token=TOKEN`, the only way a browser's WebSocket can send it). Without one (the
 //! default, on a loopback address), the Host header must name the loopback address, so that a
-//! web page cannot reach the server through a name it controls (DNS rebinding). Whatever the
-//! mode, a browser's WebSocket upgrade or POST must come from the server's own page (Origin).
+//! web page cannot reach the server through a name it controls (DNS rebinding), and a request
+//! that a proxy forwarded is refused: a reverse proxy on this machine would otherwise open the
+//! loopback server to whoever reaches the proxy. Whatever the mode, a browser's WebSocket
+//! upgrade or POST must come from the server's own page (Origin).
 
 use super::respond::refuse;
 use axum::extract::{Request, State};
@@ -10,6 +12,31 @@ use axum::http::{header, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 use std::sync::Arc;
+
+/// Headers that proxies add to say for whom they forward (beside `X-Forwarded` and any
+/// `X-Forwarded-*`).
+const PROXY_HEADERS: [&str; 12] = [
+    "forwarded",
+    "via",
+    "x-real-ip",
+    "x-client-ip",
+    "client-ip",
+    "true-client-ip",
+    "cf-connecting-ip",
+    "fastly-client-ip",
+    "x-cluster-client-ip",
+    "x-original-forwarded-for",
+    "x-proxyuser-ip",
+    "x-envoy-external-address",
+];
+
+/// The first header of `req` that a proxy adds, if any.
+fn proxy_header(req: &Request) -> Option<&str> {
+    req.headers()
+        .keys()
+        .map(|k| k.as_str())
+        .find(|k| k.starts_with("x-forwarded") || PROXY_HEADERS.contains(k))
+}
 
 /// The access rules of a running server.
 #[derive(Clone, Debug)]
@@ -62,13 +89,21 @@ fn presented(req: &Request) -> Option<&str> {
         .find_map(|kv| kv.strip_prefix("token="))
 }
 
-/// The middleware: 401 without the token, 403 for a foreign Host or Origin.
+/// The middleware: 401 without the token, 403 for a proxied request without a token, a
+/// foreign Host or Origin.
 pub async fn check(State(access): State<Arc<Access>>, req: Request, next: Next) -> Response {
     if let Some(token) = &access.token {
         let ok = presented(&req).is_some_and(|t| same(t.as_bytes(), token.as_bytes()));
         if !ok {
             return refuse(StatusCode::UNAUTHORIZED, "missing or wrong token");
         }
+    } else if let Some(name) = proxy_header(&req) {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            &format!(
+                "forwarded by a proxy ({name}): serving through a proxy needs a token; start pao serve with --token"
+            ),
+        );
     }
     let host = req
         .headers()
@@ -134,5 +169,28 @@ mod tests {
             )
         );
         assert_eq!(Access::new(Some("t".into()), 8080, Vec::new()).hosts, None);
+    }
+
+    #[test]
+    fn proxy_headers() {
+        let with = |name: &str| {
+            let req = Request::builder()
+                .uri("/api/state")
+                .header(name, "203.0.113.9")
+                .body(axum::body::Body::empty())
+                .expect("a request");
+            proxy_header(&req).map(str::to_string)
+        };
+        for name in [
+            "X-Forwarded-For",
+            "x-forwarded-host",
+            "X-Forwarded",
+            "Forwarded",
+            "Via",
+            "X-Real-IP",
+        ] {
+            assert_eq!(with(name), Some(name.to_ascii_lowercase()), "{name}");
+        }
+        assert_eq!(with("Referer"), None);
     }
 }

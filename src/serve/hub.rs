@@ -169,11 +169,6 @@ impl Hub {
         }
     }
 
-    /// Watchers connected now.
-    pub fn watchers(&self) -> usize {
-        self.watchers.load(Ordering::Relaxed)
-    }
-
     /// Records a search about to be asked of the engine (call it under the engine's lock,
     /// just before `go`); returns its number. Its `started` event goes out now, or when the
     /// searches before it have answered.

@@ -6,13 +6,15 @@
 //! By concern: `api` (routes), `ws` (watchers), `hub` (sequence numbers, the late watcher's
 //! state), `control` (board, analysis, options, games), `game` (clocks), `engine` (the
 //! coordinator and its output), `engine_lines` (that output read back), `events` (the JSON),
-//! `auth` (token, Host, Origin), `limits` (rates), `listener` (connections), `page` (the
-//! embedded page), `pgn`, `respond`.
+//! `auth` (token, Host, Origin, proxies), `limits` (rates and connection counts), `listener`
+//! (connections), `timed_io` (writes that must finish in time), `deadline` (a request's
+//! time), `page` (the embedded page), `pgn`, `respond`.
 
 mod api;
 mod app;
 mod auth;
 mod control;
+mod deadline;
 mod engine;
 mod engine_lines;
 mod events;
@@ -23,6 +25,9 @@ mod listener;
 mod page;
 mod pgn;
 mod respond;
+#[cfg(test)]
+mod tests;
+mod timed_io;
 mod ws;
 
 pub use auth::generate_token;
@@ -62,12 +67,23 @@ pub struct ServeConfig {
     pub max_message: usize,
     /// Most watchers at once.
     pub max_watchers: usize,
-    /// Longest a watcher's socket may take to accept one event before it is dropped.
-    pub watcher_timeout: Duration,
+    /// Longest a connection may take to accept an answer or a watcher's message (once its
+    /// socket's buffer is full) before it is closed.
+    pub send_timeout: Duration,
+    /// Time between pings to a watcher.
+    pub ping_interval: Duration,
+    /// Longest a watcher may take to answer a ping before it is dropped.
+    pub ping_timeout: Duration,
     /// Most HTTP connections at once.
     pub max_connections: usize,
+    /// Most HTTP connections at once from one client address (for IPv6, its /64).
+    pub max_connections_per_client: usize,
+    /// A connection's kernel send buffer, bytes.
+    pub send_buffer: usize,
     /// Longest a client may take to send a request's headers.
     pub header_timeout: Duration,
+    /// Longest a request may take to arrive and begin to act.
+    pub request_timeout: Duration,
     /// Events a watcher may fall behind before it is dropped.
     pub queue: usize,
     /// Origins allowed besides the server's own.
@@ -193,7 +209,10 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
             max_body: config.max_body,
             max_message: config.max_message,
             max_watchers: config.max_watchers,
-            send_timeout: config.watcher_timeout,
+            send_timeout: config.send_timeout,
+            ping_interval: config.ping_interval,
+            ping_timeout: config.ping_timeout,
+            request_timeout: config.request_timeout,
         },
     });
     let access = Arc::new(Access::new(
@@ -216,8 +235,15 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
     use std::io::Write;
     let _ = std::io::stdout().flush();
 
+    let connections = listener::ConnectionLimits {
+        max: config.max_connections,
+        per_client: config.max_connections_per_client,
+        header_timeout: config.header_timeout,
+        send_timeout: config.send_timeout,
+        send_buffer: config.send_buffer,
+    };
     tokio::select! {
-        () = listener::serve(listener, router, config.max_connections, config.header_timeout) => {}
+        () = listener::serve(listener, router, connections) => {}
         _ = tokio::signal::ctrl_c() => {}
     }
     tokio::task::spawn_blocking(move || control.lock().shutdown())

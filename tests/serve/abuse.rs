@@ -259,6 +259,8 @@ async fn abuse(count: u64) {
         "32",
         "--max-connections",
         "512",
+        "--max-connections-per-address",
+        "512",
         "--max-watchers",
         "256",
         "--header-timeout",

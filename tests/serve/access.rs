@@ -1,10 +1,13 @@
 //! Who gets in, and how much: the token off loopback (401 for every route and the upgrade),
-//! a given token, Host and Origin checks (403), and the rate, message size and watcher limits
-//! (429, a closed socket, 503) hit and survived.
+//! a given token, Host and Origin checks (403), requests through a proxy (403 without a
+//! token), and the rate, message size and watcher limits (429, a closed socket, 503) hit and
+//! survived.
 
 use crate::common::{Server, Watcher, TIMEOUT};
 use serde_json::json;
 use std::time::Duration;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 #[tokio::test]
 async fn off_loopback_every_request_needs_the_token() {
@@ -202,4 +205,89 @@ async fn rates_and_sizes_are_limited_and_the_server_survives() {
     b.until_type("info").await;
     assert_eq!(http.post("/api/stop", json!({})).await.status, 200);
     b.until_type("bestmove").await;
+}
+
+#[tokio::test]
+async fn a_request_through_a_proxy_needs_a_token() {
+    let _gate = crate::common::shared().await;
+    // The loopback server without a token, behind a proxy on the same machine: the proxy
+    // sends the upstream's own address as Host (nginx's default), and says for whom it
+    // forwards.
+    let server = Server::start(&[]);
+    let client = reqwest::Client::new();
+    let host = format!("127.0.0.1:{}", server.addr.port());
+    let headers = [
+        ("X-Forwarded-For", "203.0.113.9"),
+        ("X-Real-IP", "203.0.113.9"),
+        ("Forwarded", "for=203.0.113.9;proto=https"),
+        ("X-Forwarded-Proto", "https"),
+        ("Via", "1.1 proxy.example"),
+    ];
+    for (name, value) in headers {
+        let r = client
+            .post(format!("{}/api/stop", server.base))
+            .header("Host", &host)
+            .header(name, value)
+            .json(&json!({}))
+            .send()
+            .await
+            .expect("reply");
+        assert_eq!(r.status().as_u16(), 403, "{name}");
+        assert_eq!(
+            r.text().await.expect("body"),
+            format!(
+                "forwarded by a proxy ({}): serving through a proxy needs a token; start pao serve with --token\n",
+                name.to_ascii_lowercase()
+            )
+        );
+        let r = client
+            .get(format!("{}/", server.base))
+            .header(name, value)
+            .send()
+            .await
+            .expect("reply");
+        assert_eq!(r.status().as_u16(), 403, "the page, {name}");
+    }
+    let mut request = format!("ws://{}/ws", server.addr)
+        .into_client_request()
+        .expect("request");
+    request
+        .headers_mut()
+        .insert("X-Forwarded-For", HeaderValue::from_static("203.0.113.9"));
+    let err = tokio_tungstenite::connect_async(request).await.err();
+    assert!(err.is_some_and(|e| e.to_string().contains("403")));
+    // The same request from this machine itself is served.
+    let r = client
+        .post(format!("{}/api/stop", server.base))
+        .header("Host", &host)
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("reply");
+    assert_eq!(r.status().as_u16(), 200);
+    drop(server);
+
+    // With a token, a proxied request is served when it carries the token, and only then.
+    let token = "proxy-test-token-0123456789";
+    let server = Server::start(&["--token", token]);
+    for bearer in [None, Some("wrong-token-0123456789")] {
+        let mut rb = client
+            .post(format!("{}/api/stop", server.base))
+            .header("X-Forwarded-For", "203.0.113.9")
+            .json(&json!({}));
+        if let Some(b) = bearer {
+            rb = rb.bearer_auth(b);
+        }
+        assert_eq!(rb.send().await.expect("reply").status().as_u16(), 401);
+    }
+    let r = client
+        .post(format!("{}/api/stop", server.base))
+        .header("X-Forwarded-For", "203.0.113.9")
+        .header("Host", "analysis.example.org")
+        .bearer_auth(token)
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("reply");
+    assert_eq!(r.status().as_u16(), 200);
 }

@@ -1,10 +1,12 @@
 //! The API over loopback with a real HTTP client and real WebSockets: positions, illegal
 //! moves, options, analysis started and stopped, sequence numbers without gaps, a late
-//! watcher's state, games against the engine, and bad requests (400, 404, 405, 409, 413,
-//! 415) with the server and the analysis still answering.
+//! watcher's state, games against the engine, bad requests (400, 404, 405, 409, 413, 415)
+//! with the server and the analysis still answering, and requests that time out (408) and
+//! change nothing.
 
 use crate::common::{Server, TIMEOUT};
 use serde_json::{json, Value};
+use std::time::Duration;
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
@@ -457,4 +459,94 @@ async fn a_game_against_the_engine() {
         "after the game the board is free: {}",
         r.text
     );
+}
+
+#[tokio::test]
+async fn a_request_that_times_out_changes_nothing() {
+    let _gate = crate::common::shared().await;
+    // A deadline of a millisecond: some of the 132 requests at once below wait longer than
+    // that for their turn at the board, and are answered 408.
+    let server = Server::start(&[
+        "--request-timeout",
+        "0.001",
+        "--rate",
+        "100000",
+        "--max-connections",
+        "512",
+        "--max-connections-per-address",
+        "512",
+    ]);
+    let mut w = server.watch().await;
+    // 132 boards: each first move with three replies.
+    let mut boards = Vec::new();
+    let mut pos = pao::board::Position::startpos();
+    for &first in pos.legal_moves().iter() {
+        pos.make_move(first);
+        for reply in pos.legal_moves().iter().take(3) {
+            boards.push(format!("{first} {reply}"));
+        }
+        pos.unmake_move();
+    }
+    assert_eq!(boards.len(), 132);
+    // A connection per request: the server closes one whose body it did not read.
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .timeout(TIMEOUT)
+        .build()
+        .expect("client");
+    let mut timed_out = 0;
+    for round in 0..5 {
+        let requests = boards.iter().map(|m| {
+            let moves: Vec<&str> = m.split(' ').collect();
+            let rb = client
+                .post(format!("{}/api/position", server.base))
+                .json(&json!({ "moves": moves }));
+            async move {
+                match rb.send().await {
+                    Ok(r) => {
+                        let status = r.status().as_u16();
+                        (m, Some(status), r.text().await.unwrap_or_default())
+                    }
+                    // A 408 that came before the body was read closes the connection, which
+                    // can reset it before the client reads the answer.
+                    Err(_) => (m, None, String::new()),
+                }
+            }
+        });
+        let answers = futures_util::future::join_all(requests).await;
+        let mut applied = std::collections::BTreeSet::new();
+        for (m, status, text) in &answers {
+            match status {
+                Some(200) => {
+                    applied.insert(m.to_string());
+                }
+                Some(408) => {
+                    assert_eq!(text, "the request took too long; nothing was changed\n");
+                    timed_out += 1;
+                }
+                None => {}
+                Some(s) => panic!("{m}: {s} {text}"),
+            }
+        }
+        // The boards the watchers saw are exactly those of the requests answered 200, also
+        // long after the 408s went out.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(ev) = w.next_within(Duration::from_millis(500)).await {
+            if ev["type"] == "position" {
+                let moves = strings(&ev["moves"]);
+                seen.insert(moves.join(" "));
+            }
+        }
+        let unanswered = answers.iter().filter(|a| a.1.is_none()).count();
+        println!(
+            "round {round}: {} answered 200, {timed_out} 408 so far, {unanswered} closed before the answer",
+            applied.len()
+        );
+        assert_eq!(seen, applied, "round {round}");
+        if timed_out > 0 {
+            return;
+        }
+    }
+    panic!("no request timed out: the test proved nothing");
 }

@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
@@ -259,6 +260,8 @@ pub struct Watcher {
     pub seq: u64,
     /// Every event received after the state.
     pub events: Vec<Value>,
+    /// The reason in the server's close frame, once it closed the socket.
+    pub close_reason: Option<String>,
 }
 
 impl Watcher {
@@ -297,6 +300,7 @@ impl Watcher {
             state,
             seq,
             events: Vec::new(),
+            close_reason: None,
         })
     }
 
@@ -308,7 +312,8 @@ impl Watcher {
                 .ok()??
                 .ok()?;
             let Message::Text(text) = msg else {
-                if matches!(msg, Message::Close(_)) {
+                if let Message::Close(frame) = msg {
+                    self.close_reason = Some(frame.map_or(String::new(), |f| f.reason.to_string()));
                     return None;
                 }
                 continue;
@@ -364,4 +369,77 @@ impl Watcher {
             }
         }
     }
+}
+
+/// A connection to `addr` from the loopback address `from` (every 127.x.y.z reaches this
+/// machine, so tests can play several clients), with a receive buffer of about
+/// `recv_buffer` bytes if given.
+pub async fn connect_from(addr: SocketAddr, from: [u8; 4], recv_buffer: Option<u32>) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    if let Some(b) = recv_buffer {
+        socket.set_recv_buffer_size(b).expect("receive buffer");
+    }
+    socket
+        .bind(SocketAddr::from((from, 0)))
+        .expect("a loopback address");
+    socket.connect(addr).await.expect("connect")
+}
+
+/// A WebSocket upgrade of `/ws` as one request, with the token in the address if given.
+pub fn upgrade_request(addr: SocketAddr, token: Option<&str>) -> String {
+    let query = token.map_or(String::new(), |t| format!("?token={t}"));
+    format!(
+        "GET /ws{query} HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    )
+}
+
+/// Reads an HTTP answer's head, a byte at a time so that nothing after it is read; returns
+/// its status, or `None` if the connection closes or nothing comes within `timeout`.
+pub async fn read_status(s: &mut TcpStream, timeout: Duration) -> Option<u16> {
+    let read = async {
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            match s.read(&mut byte).await {
+                Ok(1) => head.push(byte[0]),
+                _ => return None,
+            }
+        }
+        let text = String::from_utf8_lossy(&head);
+        text.split_whitespace().nth(1)?.parse().ok()
+    };
+    tokio::time::timeout(timeout, read).await.ok().flatten()
+}
+
+/// Sends `request` on a fresh connection from `from` and returns the answer's status.
+pub async fn raw_status(addr: SocketAddr, from: [u8; 4], request: &str) -> Option<u16> {
+    let mut s = connect_from(addr, from, None).await;
+    s.write_all(request.as_bytes()).await.ok()?;
+    read_status(&mut s, TIMEOUT).await
+}
+
+/// True when the server closes `s` within `timeout` (whatever it sent first is read and
+/// dropped).
+pub async fn closed_within(s: &mut TcpStream, timeout: Duration) -> bool {
+    let drain = async {
+        let mut buf = [0u8; 4096];
+        loop {
+            match s.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            }
+        }
+    };
+    tokio::time::timeout(timeout, drain).await.is_ok()
+}
+
+/// `n` legal moves from the start position: the horses go out and back.
+pub fn horse_dance(n: usize) -> Vec<String> {
+    ["b0c2", "b9c7", "c2b0", "c7b9"]
+        .iter()
+        .cycle()
+        .take(n)
+        .map(|m| m.to_string())
+        .collect()
 }

@@ -171,7 +171,7 @@ async fn load(plan: Plan) {
             "100000",
             "--max-watchers",
             "200",
-            "--watcher-timeout",
+            "--send-timeout",
             "2",
         ],
         &[FIXED_MMAP_THRESHOLD],

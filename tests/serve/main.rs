@@ -1,6 +1,8 @@
 //! `pao serve` through loopback, against a real server process: the API with a real HTTP and
-//! WebSocket client (`api`), the token, Host, Origin and limits (`access`), the page in a
-//! real browser (`browser`), watchers under load (`load`) and fuzzed abuse (`abuse`). One test binary for all of them: each test binary is
+//! WebSocket client (`api`), the token, Host, Origin, proxies and limits (`access`),
+//! connection places (`connections`), watcher places (`watchers`), the files only the command
+//! line names (`engine_files`), the page in a real browser (`browser`), watchers under load
+//! (`load`) and fuzzed abuse (`abuse`). One test binary for all of them: each test binary is
 //! linked with the whole async stack, once is enough.
 
 mod abuse;
@@ -8,4 +10,10 @@ mod access;
 mod api;
 mod browser;
 mod common;
+mod connections;
+/// The daemon tests' helpers (a random net for `--evalfile`).
+#[path = "../common/mod.rs"]
+mod daemon;
+mod engine_files;
 mod load;
+mod watchers;
