@@ -28,8 +28,16 @@ impl Engine {
 
     /// Starts `pao` with arguments.
     pub fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pao"))
-            .args(args)
+        Engine::spawn(Command::new(env!("CARGO_BIN_EXE_pao")).args(args))
+    }
+
+    /// Starts the daemon in the directory `dir` (for commands that write files there).
+    pub fn start_in(dir: &std::path::Path) -> Engine {
+        Engine::spawn(Command::new(env!("CARGO_BIN_EXE_pao")).current_dir(dir))
+    }
+
+    fn spawn(command: &mut Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -19,6 +19,11 @@ const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("default.nnue"));
 /// hand-written evaluation in games (docs/network.md, "Generations").
 pub const USE_BY_DEFAULT: bool = true;
 
+/// The bytes of the embedded net file (`export_net` writes them as they are).
+pub fn embedded_bytes() -> Option<&'static [u8]> {
+    EMBEDDED_NET
+}
+
 /// The embedded net, parsed once; `None` when the build embeds none.
 pub fn embedded() -> Option<Arc<Network>> {
     static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
