@@ -40,6 +40,20 @@ pub struct BenchLine {
     pub time_ms: u128,
 }
 
+/// The line `pao bench` (and the protocol's `bench`) prints for the `index`-th position.
+pub fn format_line(index: usize, l: &BenchLine) -> String {
+    format!(
+        "position {index:>3} bestmove {:<5} score {:>6} nodes {:>10} time_ms {:>6}",
+        l.best_move, l.score, l.nodes, l.time_ms
+    )
+}
+
+/// The last line: total nodes (the signature, with the defaults), time and speed.
+pub fn format_total(nodes: u64, ms: u128) -> String {
+    let nps = nodes as u128 * 1000 / ms.max(1);
+    format!("bench: nodes {nodes} time_ms {ms} nps {nps}")
+}
+
 /// Bench settings.
 #[derive(Clone, Debug)]
 pub struct BenchOptions {

@@ -419,13 +419,9 @@ fn bench_command(args: BenchArgs) -> Result<(), CliError> {
     let mut index = 0;
     let (nodes, ms) = bench::run(&fens, &options, &mut |l| {
         index += 1;
-        println!(
-            "position {index:>3} bestmove {:<5} score {:>6} nodes {:>10} time_ms {:>6}",
-            l.best_move, l.score, l.nodes, l.time_ms
-        )
+        println!("{}", bench::format_line(index, l));
     })
     .map_err(CliError::Usage)?;
-    let nps = nodes as u128 * 1000 / ms.max(1);
-    println!("bench: nodes {nodes} time_ms {ms} nps {nps}");
+    println!("{}", bench::format_total(nodes, ms));
     Ok(())
 }

@@ -73,6 +73,10 @@ pub struct Options {
     pub search_switches: String,
     /// The strength limit: `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`, `Skill Seed`.
     pub strength: crate::skill::StrengthOptions,
+    /// `nodestime`: the clock counts nodes, this many per millisecond (0: the wall clock).
+    pub nodes_time: u64,
+    /// `Debug Log File`: every input and output line is appended to this file (empty: none).
+    pub debug_log_file: String,
 }
 
 /// Largest MultiPV.
@@ -156,6 +160,8 @@ impl Options {
             large_pages: true,
             search_switches: String::new(),
             strength: crate::skill::StrengthOptions::default(),
+            nodes_time: 0,
+            debug_log_file: String::new(),
         }
     }
 }
@@ -183,6 +189,8 @@ pub enum Effect {
     Network,
     /// Open the endgame tables of `egtb_path`.
     Tablebases,
+    /// Open (or close) the log of `debug_log_file`.
+    DebugLog,
 }
 
 pub(crate) fn parse_bool(value: &str) -> Option<bool> {
@@ -363,6 +371,19 @@ impl Options {
                 self.search_switches = value.trim().to_string();
                 Effect::None
             }
+            "nodestime" => {
+                self.nodes_time = parse_range(name, value, 0, 10_000)?;
+                Effect::None
+            }
+            "debuglogfile" => {
+                let v = value.trim();
+                self.debug_log_file = if v == "<empty>" {
+                    String::new()
+                } else {
+                    v.to_string()
+                };
+                Effect::DebugLog
+            }
             // Accepted for compatibility with GUIs; Pao has no use for them.
             "batch" | "usehash" | "idle" | "promotion" | "style" => Effect::None,
             _ if strict => return Err(format!("unknown option '{name}'")),
@@ -404,6 +425,8 @@ impl Options {
             "option evalfile type string default <empty>".to_string(),
             "option useegtb type check default true".to_string(),
             "option egtbpath type string default <empty>".to_string(),
+            "option nodestime type spin min 0 max 10000 default 0".to_string(),
+            "option debuglogfile type string default <empty>".to_string(),
             "option newgame type button".to_string(),
         ]
     }
@@ -431,6 +454,8 @@ impl Options {
             format!("UseNNUE -check {}", flag(self.use_nnue)),
             format!("EvalFile -file {}", self.eval_file),
             format!("EGTBPath -path {}", self.egtb_path),
+            format!("nodestime -spin {} 0 10000", self.nodes_time),
+            format!("Debug Log File -file {}", self.debug_log_file),
             "Clear Hash -button".to_string(),
         ]
     }
@@ -468,6 +493,8 @@ impl Options {
             "option name EGTBPath type string default <empty>".to_string(),
             "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
             "option name UCI_RankBase type spin default 0 min 0 max 1".to_string(),
+            "option name nodestime type spin default 0 min 0 max 10000".to_string(),
+            "option name Debug Log File type string default <empty>".to_string(),
         ]
     }
 }

@@ -47,6 +47,33 @@ pub fn budget(params: &GoParams, us: Color, move_overhead: u64) -> Option<TimeBu
     ))
 }
 
+/// `nodestime` (Stockfish's "nodes as time"): the clock counts nodes, `per_ms` of them per
+/// millisecond. At the first search of a game the engine's clock becomes `time * per_ms`
+/// nodes; after that the engine keeps its own count (`available`: what its searches left
+/// of it, each increment added), whatever the GUI's clock says. Returns the parameters with
+/// the engine's clock replaced by those nodes in milliseconds at `per_ms`, the nodes left, and
+/// the increment in nodes; `None` without a clock for `us` (`movetime` converts by itself).
+pub fn nodes_clock(
+    params: &GoParams,
+    us: Color,
+    per_ms: u64,
+    available: Option<u64>,
+) -> Option<(GoParams, u64, u64)> {
+    let per_ms = per_ms.max(1);
+    let mut p = params.clone();
+    let (clock, inc) = match us {
+        _ if params.time.is_some() => (&mut p.time, params.increment),
+        Color::Red => (&mut p.wtime, params.winc),
+        Color::Black => (&mut p.btime, params.binc),
+    };
+    let time = (*clock)?;
+    let available = available
+        .filter(|&n| n > 0)
+        .unwrap_or(time.saturating_mul(per_ms));
+    *clock = Some(available / per_ms);
+    Some((p, available, inc.unwrap_or(0).saturating_mul(per_ms)))
+}
+
 /// The budget for `time` ms left, `inc` ms increment and optionally `movestogo` moves.
 pub fn clock_budget(time: u64, inc: u64, movestogo: Option<u64>, move_overhead: u64) -> TimeBudget {
     // What may be spent at all; with almost nothing left, a quarter of it.
@@ -187,6 +214,32 @@ mod tests {
             ..GoParams::default()
         };
         assert_eq!(budget(&p, Color::Black, 30).map(|b| b.soft_ms), Some(1999));
+    }
+
+    #[test]
+    fn nodes_as_time() {
+        let p = GoParams {
+            wtime: Some(10_000),
+            btime: Some(20_000),
+            winc: Some(100),
+            ..GoParams::default()
+        };
+        // The first search: the clock in nodes.
+        let (q, left, inc) = nodes_clock(&p, Color::Red, 5, None).expect("a clock");
+        assert_eq!(
+            (q.wtime, q.btime, left, inc),
+            (Some(10_000), Some(20_000), 50_000, 500)
+        );
+        // Later ones: the engine's own count, whatever the GUI's clock says.
+        let (q, left, _) = nodes_clock(&p, Color::Red, 5, Some(30_000)).expect("a clock");
+        assert_eq!((q.wtime, left), (Some(6_000), 30_000));
+        let (q, _, inc) = nodes_clock(&p, Color::Black, 5, Some(30_000)).expect("a clock");
+        assert_eq!((q.btime, q.wtime, inc), (Some(6_000), Some(10_000), 0));
+        let depth = GoParams {
+            depth: Some(5),
+            ..GoParams::default()
+        };
+        assert_eq!(nodes_clock(&depth, Color::Red, 5, None), None);
     }
 
     #[test]

@@ -235,6 +235,47 @@ impl Position {
     }
 }
 
+/// The FEN with the colours swapped: ranks mirrored (rank r becomes rank 9 - r), red pieces
+/// black and black red, the other side to move; counters kept. Stockfish's `flip`, for
+/// xiangqi: the evaluation of a position and of its flip must agree.
+pub fn flipped_fen(fen: &str) -> String {
+    let mut fields = fen.split_whitespace();
+    let placement = fields.next().unwrap_or("");
+    let ranks: Vec<String> = placement
+        .split('/')
+        .rev()
+        .map(|rank| {
+            rank.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let side = match fields.next() {
+        Some("b") | Some("B") => "w",
+        _ => "b",
+    };
+    let rest: Vec<&str> = fields.collect();
+    let mut out = format!("{} {side}", ranks.join("/"));
+    for field in rest {
+        out.push(' ');
+        out.push_str(field);
+    }
+    out
+}
+
+impl Position {
+    /// This position with the colours swapped ([`flipped_fen`]); the history is not kept.
+    pub fn flipped(&self) -> Result<Position, FenError> {
+        Position::from_fen(&flipped_fen(&self.to_fen()))
+    }
+}
+
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Position({})", self.to_fen())

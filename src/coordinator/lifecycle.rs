@@ -67,7 +67,24 @@ impl<W: Write> Coordinator<W> {
             return;
         }
         let us = root.side_to_move();
-        let budget = time::budget(&params, us, self.options.move_overhead_ms);
+        // `nodestime`: the clock counts nodes (a ponder search keeps the wall clock).
+        let mut nodes_per_ms =
+            (self.options.nodes_time > 0 && !params.ponder).then_some(self.options.nodes_time);
+        let mut nodes_increment = None;
+        let clock = nodes_per_ms.and_then(|n| {
+            let (p, left, inc) = time::nodes_clock(&params, us, n, self.available_nodes)?;
+            self.available_nodes = Some(left);
+            nodes_increment = Some(inc);
+            Some(p)
+        });
+        let budget = time::budget(
+            clock.as_ref().unwrap_or(&params),
+            us,
+            self.options.move_overhead_ms,
+        );
+        if budget.is_none() {
+            nodes_per_ms = None;
+        }
         let now = Instant::now();
         let hold = params.infinite || params.ponder;
         let mut limits = Limits::depth(params.depth.unwrap_or(u32::MAX).min(120));
@@ -81,7 +98,15 @@ impl<W: Write> Coordinator<W> {
         let skill = self.start_skill(&mut limits, legal.len());
         let limited = skill.is_some();
         if let (Some(b), false) = (&budget, params.ponder) {
-            limits.deadline = Some(now + Duration::from_millis(b.hard_ms));
+            match nodes_per_ms {
+                // Each worker counts its own nodes: the hard limit is shared among them.
+                Some(n) => {
+                    let threads = self.pool.threads().max(1) as u64;
+                    let each = b.hard_ms.saturating_mul(n).div_ceil(threads).max(1);
+                    limits.nodes = limits.nodes.min(each);
+                }
+                None => limits.deadline = Some(now + Duration::from_millis(b.hard_ms)),
+            }
         }
         self.tt.new_search();
         if let Some(t) = &self.tablebases {
@@ -111,6 +136,9 @@ impl<W: Write> Coordinator<W> {
             last_iteration: None,
             iteration_start: now,
             skill,
+            nodes_per_ms,
+            nodes_increment,
+            counted_nodes: None,
         });
         self.pool.set_stagger(self.options.stagger);
         self.pool.start(Job {
@@ -259,6 +287,12 @@ impl<W: Write> Coordinator<W> {
             self.finish_skill(play, &mut result, ms);
         }
         let nodes = self.pool.nodes().max(result.nodes);
+        if let Some(inc) = a.nodes_increment {
+            let used = a.counted_nodes.unwrap_or(nodes);
+            self.available_nodes = self
+                .available_nodes
+                .map(|left| left.saturating_add(inc).saturating_sub(used));
+        }
         if self.dialect != Some(Dialect::Cecp) {
             self.line(&format!("info time {ms} nodes {nodes}"));
         }

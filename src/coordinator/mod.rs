@@ -7,11 +7,14 @@
 //! By concern: `lifecycle` (go, stop, ponderhit, quit, bestmove), `settings` (options, hash,
 //! the pool), `report` (pool events and the clock become `info` lines), `stdio` (the two
 //! threads that drive it), `driver` (the events thread, and a coordinator fed by another
-//! front than stdin), `cecp` (the game an xboard connection keeps). This file holds the state
-//! and the dispatch of commands.
+//! front than stdin), `cecp` (the game an xboard connection keeps), `developer` (perft, flip,
+//! bench, compiler, export_net), `debug_log` (the `Debug Log File` option). This file holds
+//! the state and the dispatch of commands.
 
 mod cecp;
+mod debug_log;
 mod debug_view;
+mod developer;
 mod driver;
 mod lifecycle;
 mod report;
@@ -67,6 +70,24 @@ struct Active {
     iteration_start: Instant,
     /// The strength limit's choice, when a level below full strength plays.
     skill: Option<strength::SkillPlay>,
+    /// `nodestime`: the clock counts nodes, this many per millisecond.
+    nodes_per_ms: Option<u64>,
+    /// `nodestime` on the engine's clock: the increment in nodes, added to the nodes left when
+    /// the search ends.
+    nodes_increment: Option<u64>,
+    /// `nodestime`: the nodes counted against the clock when the soft limit ended the search
+    /// (the workers' last nodes before they see the stop are not).
+    counted_nodes: Option<u64>,
+}
+
+impl Active {
+    /// The time spent on the clock: milliseconds, or with `nodestime` nodes at its rate.
+    fn used_ms(&self, nodes: u64) -> u64 {
+        match self.nodes_per_ms {
+            Some(n) => nodes / n,
+            None => self.clock_start.elapsed().as_millis() as u64,
+        }
+    }
 }
 
 /// A line waiting for the search or the clear in progress.
@@ -111,6 +132,11 @@ pub struct Coordinator<W: Write> {
     cecp: cecp::CecpState,
     /// The CECP line being handled, for its `Error (...): LINE` replies.
     current_line: String,
+    /// The `Debug Log File`, when one is open.
+    debug_log: Option<debug_log::DebugLog>,
+    /// `nodestime`: the nodes left on the engine's own clock, counted through the game (as
+    /// Stockfish does); `None` until the first search on a clock, and after a new game.
+    available_nodes: Option<u64>,
 }
 
 impl<W: Write> Coordinator<W> {
@@ -160,6 +186,8 @@ impl<W: Write> Coordinator<W> {
             position_valid: true,
             cecp: cecp::CecpState::default(),
             current_line: String::new(),
+            debug_log: None,
+            available_nodes: None,
         })
     }
 
@@ -167,6 +195,9 @@ impl<W: Write> Coordinator<W> {
         // A closed output means the GUI is gone; there is nobody left to tell.
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();
+        if let Some(log) = self.debug_log.as_mut() {
+            log.output(text);
+        }
     }
 
     pub(super) fn error(&mut self, msg: &str) {
@@ -196,7 +227,12 @@ impl<W: Write> Coordinator<W> {
     /// Handles one event of the input: a line, an unreadable line, or the end of input.
     pub fn on_input(&mut self, ev: ReaderEvent) {
         match ev {
-            ReaderEvent::Line(line) => self.on_line(line),
+            ReaderEvent::Line(line) => {
+                if let Some(log) = self.debug_log.as_mut() {
+                    log.input(&line);
+                }
+                self.on_line(line)
+            }
             ReaderEvent::Error(msg) => self.error(&msg),
             ReaderEvent::Eof => self.quit(),
         }
@@ -343,6 +379,11 @@ impl<W: Write> Coordinator<W> {
             Command::Quit => self.quit(),
             Command::Display => self.display(),
             Command::Eval => self.print_eval(),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Flip => self.flip(),
+            Command::Bench => self.bench(),
+            Command::Compiler => self.compiler(),
+            Command::ExportNet(file) => self.export_net(file.as_deref()),
         }
     }
 

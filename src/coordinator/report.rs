@@ -18,7 +18,8 @@ impl<W: Write> Coordinator<W> {
             return Duration::from_secs(3600);
         };
         let mut wake = Duration::from_millis(1000).saturating_sub(a.last_info.elapsed());
-        if let (Some(b), false) = (&a.budget, a.ponder) {
+        // With `nodestime` the workers' node limit is the hard limit.
+        if let (Some(b), false, None) = (&a.budget, a.ponder, a.nodes_per_ms) {
             let hard = Duration::from_millis(b.hard_ms);
             wake = wake.min(hard.saturating_sub(a.clock_start.elapsed()));
         }
@@ -59,6 +60,13 @@ impl<W: Write> Coordinator<W> {
         let rank_base = self.rank_base();
         let dialect = self.dialect.unwrap_or(Dialect::Ucci);
         let tbhits = self.tablebases_in_use().map(|t| t.hits());
+        // One thread's count at the iteration's end is exact (`nodestime` then decides the same
+        // way every time); the pool's is read a little later.
+        let counted = if self.pool.threads() == 1 {
+            it.nodes
+        } else {
+            nodes
+        };
         let Some(a) = self.active.as_mut() else {
             return;
         };
@@ -111,7 +119,7 @@ impl<W: Write> Coordinator<W> {
         // Soft limit: stop after an iteration when the next one is unlikely to finish in time.
         let stop = match (&a.budget, a.ponder) {
             (Some(b), false) => {
-                let used = a.clock_start.elapsed().as_millis() as u64;
+                let used = a.used_ms(counted);
                 // A mate ends the search when the main thread has proven it exact (or at
                 // the hard limit): the soft limit would stop at a mate longer than the shortest.
                 !is_mate_score(it.score)
@@ -119,6 +127,9 @@ impl<W: Write> Coordinator<W> {
             }
             _ => false,
         };
+        if stop && a.nodes_per_ms.is_some() {
+            a.counted_nodes = Some(counted);
+        }
         if dialect != Dialect::Cecp || self.cecp_post() {
             for line in &lines {
                 self.line(line);
@@ -140,7 +151,7 @@ impl<W: Write> Coordinator<W> {
             return;
         };
         if let (Some(b), false) = (&a.budget, a.ponder) {
-            if a.clock_start.elapsed().as_millis() as u64 >= b.hard_ms {
+            if a.used_ms(nodes) >= b.hard_ms {
                 self.pool.stop();
                 self.finish_early();
                 return;

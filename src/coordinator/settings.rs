@@ -3,7 +3,7 @@
 use super::Coordinator;
 use crate::book::BookSet;
 use crate::eval::nnue::Network;
-use crate::options::{Effect, Level};
+use crate::options::{Effect, Level, Options};
 use crate::protocol::Dialect;
 use crate::search::SearchConfig;
 use crate::smp::WorkerPool;
@@ -16,6 +16,15 @@ impl<W: Write> Coordinator<W> {
         // UCCI GUIs send options blindly; UCI and CECP GUIs only send the ones offered.
         let strict = self.dialect != Some(Dialect::Ucci);
         let before = self.options.clone();
+        let nodes_time = before.nodes_time;
+        self.apply_option(name, value, strict, before);
+        if self.options.nodes_time != nodes_time {
+            // The nodes left on the clock were counted at the old rate.
+            self.available_nodes = None;
+        }
+    }
+
+    fn apply_option(&mut self, name: &str, value: &str, strict: bool, before: Options) {
         match self.options.set(name, value, strict) {
             Err(e) => self.error(&e),
             Ok(Effect::None) => {}
@@ -49,6 +58,19 @@ impl<W: Write> Coordinator<W> {
             },
             Ok(Effect::Respawn) => self.respawn(),
             Ok(Effect::Tablebases) => self.open_tablebases(),
+            Ok(Effect::DebugLog) => {
+                if self.options.debug_log_file.is_empty() {
+                    self.debug_log = None;
+                } else {
+                    match super::debug_log::DebugLog::open(&self.options.debug_log_file) {
+                        Ok(log) => self.debug_log = Some(log),
+                        Err(e) => {
+                            self.options = before;
+                            self.error(&e);
+                        }
+                    }
+                }
+            }
             Ok(Effect::Network) => {
                 if let Err(e) = self.load_network() {
                     self.options = before;
@@ -101,6 +123,7 @@ impl<W: Write> Coordinator<W> {
     /// while this thread stays free; `isready` is answered and later commands run when the
     /// clear is done.
     pub(super) fn new_game(&mut self) {
+        self.available_nodes = None;
         self.pool.clear_heuristics();
         self.next_id += 1;
         self.clearing = Some(self.next_id);

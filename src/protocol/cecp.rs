@@ -83,6 +83,14 @@ pub enum CecpCommand {
     },
     /// `quit`.
     Quit,
+    /// `perft N`: the leaves below each legal move, then their sum (as UCI's `go perft N`).
+    Perft(u32),
+    /// `bench`: `pao bench`'s search, with its node count.
+    Bench,
+    /// `compiler`: how this binary was built.
+    Compiler,
+    /// `export_net [FILE]`: writes the net in use.
+    ExportNet(Option<String>),
     /// Commands that need no action here: `accepted`, `rejected`, `random`, `computer`,
     /// `name`, `rating`, `ics`, `draw`, `hint`, `bk`, `easy`-style notices.
     Ignored,
@@ -191,6 +199,13 @@ pub fn parse_cecp(line: &str) -> Result<Option<CecpCommand>, CecpError> {
             }
         }
         "quit" => CecpCommand::Quit,
+        "perft" => {
+            CecpCommand::Perft(crate::protocol::command::parse_perft(rest).map_err(|e| bad(&e.0))?)
+        }
+        "bench" if rest.is_empty() => CecpCommand::Bench,
+        "compiler" if rest.is_empty() => CecpCommand::Compiler,
+        "bench" | "compiler" => return Err(bad("too many parameters")),
+        "export_net" => CecpCommand::ExportNet((!rest.is_empty()).then(|| rest.join(" "))),
         "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "draw"
         | "hint" | "bk" => CecpCommand::Ignored,
         word => match parse_move(word, RANK_BASE) {

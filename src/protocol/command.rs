@@ -138,7 +138,20 @@ pub enum Command {
     Display,
     /// `eval`: the static evaluation term by term.
     Eval,
+    /// `go perft N`: the leaves below each legal move at depth N, then their sum.
+    Perft(u32),
+    /// `flip`: the position with the colours swapped.
+    Flip,
+    /// `bench`: `pao bench`'s search of its positions, and its node count.
+    Bench,
+    /// `compiler`: the compiler, target, profile and CPU features of this build.
+    Compiler,
+    /// `export_net [FILE]`: writes the net in use.
+    ExportNet(Option<String>),
 }
+
+/// Deepest `go perft` accepted (perft 7 from the start already takes minutes).
+pub const MAX_PERFT_DEPTH: u32 = 12;
 
 /// A rejected line, with its message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,6 +186,10 @@ pub fn parse_command(line: &str, ctx: &ParseContext) -> Result<Option<Command>, 
         "stop" => Command::Stop,
         "d" => Command::Display,
         "eval" => Command::Eval,
+        "flip" => no_arguments(Command::Flip, rest, first)?,
+        "bench" => no_arguments(Command::Bench, rest, first)?,
+        "compiler" => no_arguments(Command::Compiler, rest, first)?,
+        "export_net" => Command::ExportNet((!rest.is_empty()).then(|| rest.join(" "))),
         "quit" | "bye" => Command::Quit,
         "ponderhit" => match rest {
             [] => Command::PonderHit { draw: false },
@@ -203,10 +220,41 @@ pub fn parse_command(line: &str, ctx: &ParseContext) -> Result<Option<Command>, 
             }
             Command::BanMoves(moves)
         }
+        "go" if rest
+            .first()
+            .is_some_and(|w| w.eq_ignore_ascii_case("perft")) =>
+        {
+            Command::Perft(parse_perft(&rest[1..])?)
+        }
         "go" => Command::Go(parse_go(rest, ctx)?),
         _ => return err(format!("unknown command '{first}'")),
     };
     Ok(Some(cmd))
+}
+
+fn no_arguments(cmd: Command, rest: &[&str], word: &str) -> Result<Command, ProtocolError> {
+    if rest.is_empty() {
+        Ok(cmd)
+    } else {
+        err(format!("{word}: unexpected '{}'", rest.join(" ")))
+    }
+}
+
+/// The depth of `go perft N` (also CECP's `perft N`).
+pub fn parse_perft(rest: &[&str]) -> Result<u32, ProtocolError> {
+    match rest {
+        [d] => d
+            .parse::<u32>()
+            .ok()
+            .filter(|d| (1..=MAX_PERFT_DEPTH).contains(d))
+            .ok_or_else(|| {
+                ProtocolError(format!(
+                    "perft: '{d}' is not a depth in 1..{MAX_PERFT_DEPTH}"
+                ))
+            }),
+        [] => err("perft: missing depth".to_string()),
+        _ => err(format!("perft: unexpected '{}'", rest[1..].join(" "))),
+    }
 }
 
 fn parse_setoption(rest: &[&str], ctx: &ParseContext) -> Result<Command, ProtocolError> {

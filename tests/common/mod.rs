@@ -32,17 +32,24 @@ impl Engine {
 
     /// Starts `pao` with arguments.
     pub fn start_with(args: &[&str]) -> Engine {
-        Engine::spawn(args, false)
+        Engine::spawn(Command::new(env!("CARGO_BIN_EXE_pao")).args(args), false)
     }
 
     /// Starts the daemon with its stderr kept (`stderr_text`), to prove that nothing panicked.
     pub fn start_watched() -> Engine {
-        Engine::spawn(&[], true)
+        Engine::spawn(&mut Command::new(env!("CARGO_BIN_EXE_pao")), true)
     }
 
-    fn spawn(args: &[&str], keep_stderr: bool) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pao"))
-            .args(args)
+    /// Starts the daemon in the directory `dir` (for commands that write files there).
+    pub fn start_in(dir: &std::path::Path) -> Engine {
+        Engine::spawn(
+            Command::new(env!("CARGO_BIN_EXE_pao")).current_dir(dir),
+            false,
+        )
+    }
+
+    fn spawn(command: &mut Command, keep_stderr: bool) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if keep_stderr {

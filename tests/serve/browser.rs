@@ -1,13 +1,15 @@
 //! The real page in a real browser: headless Chromium (the Debian package) driven through
 //! chromedriver loads the analysis page with its token, plays a move by clicking the board,
-//! sets three lines with win/draw/loss, starts the analysis, sees lines appear, stops it, and
-//! saves a screenshot (to $PAO_SERVE_SCREENSHOT if set, else under the target directory).
+//! checks that no piece is drawn as a box (letters where the browser has no Chinese font,
+//! proven on screenshots), sets three lines with win/draw/loss, starts the analysis, sees
+//! lines appear, stops it, and saves a screenshot (to $PAO_SERVE_SCREENSHOT if set, else under
+//! the target directory).
 //! `.ci/run` installs chromium and chromium-driver with apt where it can; without them this
 //! test says it was skipped and passes, except under `CI=true` (which `.ci/run` sets), where a
 //! missing program fails it.
 
 use crate::common::Server;
-use fantoccini::{ClientBuilder, Locator};
+use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -148,7 +150,8 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         .await
         .expect("the cannon on e2");
 
-    // Letters for the pieces and back; the board flipped and back.
+    // The pieces: Chinese characters where a font has them, else letters (never boxes); the
+    // board flipped and back.
     let piece_text = |sq: &'static str| {
         let c = &client;
         async move {
@@ -160,13 +163,28 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
                 .expect("text")
         }
     };
-    assert_eq!(piece_text("e2").await, "炮");
-    for (button, e2, a0_x) in [
-        ("letters", "C", "60"),
-        ("letters", "炮", "60"),
-        ("flip", "炮", "540"),
-        ("flip", "炮", "60"),
-    ] {
+    let glyphs = client
+        .execute("return document.documentElement.dataset.glyphs;", vec![])
+        .await
+        .expect("the page's font check");
+    if let Some(has) = machine_has_chinese_font() {
+        let expected = if has { "present" } else { "missing" };
+        assert_eq!(glyphs, json!(expected), "the page's font check");
+    }
+    let steps = if glyphs == json!("missing") {
+        pieces_are_not_boxes(&client).await;
+        assert_eq!(piece_text("e2").await, "C");
+        vec![("flip", "C", "540"), ("flip", "C", "60")]
+    } else {
+        assert_eq!(piece_text("e2").await, "炮");
+        vec![
+            ("letters", "C", "60"),
+            ("letters", "炮", "60"),
+            ("flip", "炮", "540"),
+            ("flip", "炮", "60"),
+        ]
+    };
+    for (button, e2, a0_x) in steps {
         client
             .find(Locator::Id(button))
             .await
@@ -305,4 +323,75 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve.png"));
     std::fs::write(&out, &png).expect("write the screenshot");
     println!("screenshot: {}", out.display());
+}
+
+/// Whether fontconfig knows a font for Chinese (`fc-list :lang=zh`); `None` without fc-list.
+fn machine_has_chinese_font() -> Option<bool> {
+    let out = Command::new("fc-list").arg(":lang=zh").output().ok()?;
+    Some(out.status.success() && !out.stdout.is_empty())
+}
+
+/// On a machine without a Chinese font: no piece and not the pieces' button is drawn as a box.
+/// The proof is in pixels: the cannon on e2 is photographed with its label, then with the
+/// label replaced by U+0378 (a code point no font fills: the missing-glyph box) and by 炮
+/// (which this machine has no font for). 炮 must look exactly like the box (else this test
+/// could not see boxes at all), and the page's own label must not.
+async fn pieces_are_not_boxes(client: &Client) {
+    let relabel = |css: &'static str, text: String| async move {
+        client
+            .execute(
+                "document.querySelector(arguments[0]).textContent = arguments[1];",
+                vec![json!(css), json!(text)],
+            )
+            .await
+            .expect("relabel");
+    };
+    let photo = |css: &'static str| async move {
+        client
+            .find(Locator::Css(css))
+            .await
+            .expect("an element")
+            .screenshot()
+            .await
+            .expect("a picture")
+    };
+    let piece = "g.piece[data-piece='e2']";
+    let label = "g.piece[data-piece='e2'] text";
+    let own = photo(piece).await;
+    relabel(label, "\u{378}".to_string()).await;
+    let missing = photo(piece).await;
+    relabel(label, "炮".to_string()).await;
+    let hanzi = photo(piece).await;
+    relabel(label, "C".to_string()).await;
+    assert!(
+        hanzi == missing,
+        "炮 is not drawn as the missing-glyph box here: this check cannot see boxes"
+    );
+    assert!(own != missing, "the cannon is drawn as a box");
+    assert_eq!(photo(piece).await, own, "the relabelled cannon changed");
+
+    // The button: a Latin label, pressed, and not a box either.
+    let button = client.find(Locator::Id("letters")).await.expect("button");
+    let text = button.text().await.expect("label");
+    assert!(
+        !text.is_empty() && text.is_ascii(),
+        "the pieces' button reads '{text}'"
+    );
+    assert_eq!(
+        button
+            .attr("aria-pressed")
+            .await
+            .expect("pressed")
+            .as_deref(),
+        Some("true")
+    );
+    assert!(
+        !button.is_enabled().await.expect("enabled"),
+        "no characters to switch to"
+    );
+    let own = photo("#letters").await;
+    relabel("#letters", "\u{378}".repeat(text.chars().count())).await;
+    let missing = photo("#letters").await;
+    relabel("#letters", text).await;
+    assert!(own != missing, "the pieces' button is drawn as boxes");
 }

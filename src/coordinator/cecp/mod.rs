@@ -220,6 +220,29 @@ impl<W: Write> Coordinator<W> {
                 self.cecp_abort();
                 self.quit();
             }
+            CecpCommand::Perft(depth) => {
+                self.cecp_stop_pondering();
+                self.perft(depth);
+            }
+            CecpCommand::Bench => {
+                self.cecp_stop_pondering();
+                self.bench();
+            }
+            CecpCommand::Compiler => self.compiler(),
+            CecpCommand::ExportNet(file) => self.export_net(file.as_deref()),
+        }
+    }
+
+    /// False after a rejected `setboard`, until `new` or a good `setboard`.
+    pub(super) fn cecp_board_valid(&self) -> bool {
+        self.cecp.board_valid
+    }
+
+    /// A ponder search has the expected reply made on the board: `perft` and `bench` run on
+    /// the game's own position, with the cores to themselves, so pondering ends first.
+    fn cecp_stop_pondering(&mut self) {
+        if matches!(self.cecp.purpose, Purpose::Ponder(_)) {
+            self.cecp_abort();
         }
     }
 

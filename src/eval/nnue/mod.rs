@@ -19,7 +19,8 @@ const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("default.nnue"));
 /// hand-written evaluation in games (docs/network.md, "Generations").
 pub const USE_BY_DEFAULT: bool = true;
 
-/// The embedded net file's bytes, as built in (its hash names it, as that of a copy would).
+/// The embedded net file's bytes, as built in: its hash names it, as that of a copy would, and
+/// `export_net` writes them as they are.
 pub fn embedded_bytes() -> Option<&'static [u8]> {
     EMBEDDED_NET
 }

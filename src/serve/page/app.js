@@ -306,7 +306,19 @@
   // Controls.
   $("undo").onclick = () => post("/api/undo");
   $("flip").onclick = () => { view.flipped = !view.flipped; drawBoard(); };
-  $("letters").onclick = () => { view.letters = !view.letters; drawBoard(); };
+  // Pieces as letters: the user's choice, or the only choice when no font has the characters
+  // (the button then stays pressed and says why). Its label is plain Latin for that reason.
+  function showLettersButton() {
+    const b = $("letters");
+    const forced = !Board.hasGlyphs();
+    b.setAttribute("aria-pressed", String(view.letters || forced));
+    b.disabled = forced;
+    b.title = forced ? "no Chinese font in this browser: the pieces are shown as letters"
+      : "pieces as letters (K A E H R C P) or as Chinese characters";
+    document.documentElement.dataset.glyphs = forced ? "missing" : "present";
+  }
+  $("letters").onclick = () => { view.letters = !view.letters; showLettersButton(); drawBoard(); };
+  showLettersButton();
   $("startpos").onclick = () => post("/api/position", {});
   $("setfen").onclick = () => post("/api/position", { fen: $("fen").value.trim() });
   $("fen").addEventListener("keydown", (e) => { if (e.key === "Enter") $("setfen").onclick(); });

@@ -15,6 +15,55 @@ const Board = (() => {
     k: "k", a: "a", b: "e", n: "h", r: "r", c: "c", p: "p",
   };
   const ALIASES = { H: "N", E: "B", h: "n", e: "b" };
+  const RIVER = "楚 河        漢 界";
+
+  // The box of the ink `text` leaves on a canvas in `font`, as "left,top,right,bottom"
+  // ("" when it leaves none).
+  function ink(ctx, text, font) {
+    const size = 64;
+    ctx.clearRect(0, 0, size, size);
+    ctx.font = font;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillStyle = "#000";
+    ctx.fillText(text, size / 2, size / 2);
+    const data = ctx.getImageData(0, 0, size, size).data;
+    let left = size, top = size, right = -1, bottom = -1;
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        if (data[(y * size + x) * 4 + 3] > 0) {
+          left = Math.min(left, x); right = Math.max(right, x);
+          top = Math.min(top, y); bottom = Math.max(bottom, y);
+        }
+      }
+    }
+    return right < 0 ? "" : [left, top, right, bottom].join(",");
+  }
+
+  // Whether the browser's fonts draw every piece's character. A character no font has is drawn
+  // as the missing-glyph box (Chrome, Safari) or a box with its code in hex (Firefox); either
+  // leaves the same ink box as U+0378, a code point no font fills, so a character that leaves
+  // that box (or none) is missing, and the pieces are drawn as letters instead.
+  function detectGlyphs() {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 64;
+    const ctx = canvas.getContext("2d", { willReadFrequently: true });
+    if (!ctx) return true;
+    const family = getComputedStyle(document.body).fontFamily || "sans-serif";
+    const font = "40px " + family;
+    const missing = ink(ctx, "\u0378", font);
+    const chars = Object.values(GLYPHS).concat(RIVER.replace(/ /g, "").split(""));
+    return chars.every((ch) => {
+      const box = ink(ctx, ch, font);
+      return box !== "" && box !== missing;
+    });
+  }
+  let glyphs = null;
+  // Detected once, on first use (the page's fonts are the system's: nothing loads later).
+  function hasGlyphs() {
+    if (glyphs === null) glyphs = detectGlyphs();
+    return glyphs;
+  }
 
   function el(name, attrs, parent) {
     const e = document.createElementNS(NS, name);
@@ -61,8 +110,10 @@ const Board = (() => {
     for (const [a, b] of [[[3, 0], [5, 2]], [[5, 0], [3, 2]], [[3, 7], [5, 9]], [[5, 7], [3, 9]]]) {
       el("line", { x1: x0 + a[0] * CELL, y1: y0 + a[1] * CELL, x2: x0 + b[0] * CELL, y2: y0 + b[1] * CELL, class: "line" }, g);
     }
-    const river = el("text", { x: x0 + 4 * CELL, y: y0 + 4.5 * CELL + 8, class: "coord" }, g);
-    river.textContent = "楚 河        漢 界";
+    if (hasGlyphs()) {
+      const river = el("text", { x: x0 + 4 * CELL, y: y0 + 4.5 * CELL + 8, class: "coord" }, g);
+      river.textContent = RIVER;
+    }
     for (let f = 0; f < 9; f++) {
       const file = flipped ? 8 - f : f;
       const t = el("text", { x: x0 + f * CELL, y: y1 + 40, class: "coord" }, g);
@@ -76,7 +127,7 @@ const Board = (() => {
   }
 
   // Draws the board. opts: {fen, flipped, letters, selected, targets: [squares],
-  // last: [from, to], onSquare(square)}.
+  // last: [from, to], onSquare(square)}. Without fonts for the characters, letters always.
   function draw(svg, opts) {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     grid(svg, opts.flipped);
@@ -92,7 +143,7 @@ const Board = (() => {
       const g = el("g", { class: "piece " + (red ? "red" : "black") + (sq === opts.selected ? " sel" : ""), "data-piece": sq }, svg);
       el("circle", { cx: x, cy: y, r: 26 }, g);
       const t = el("text", { x: x, y: y }, g);
-      t.textContent = (opts.letters ? LETTERS : GLYPHS)[letter];
+      t.textContent = (opts.letters || !hasGlyphs() ? LETTERS : GLYPHS)[letter];
     }
     for (const sq of opts.targets || []) {
       const [x, y] = xy(sq, opts.flipped);
@@ -109,5 +160,5 @@ const Board = (() => {
     }
   }
 
-  return { draw, pieces };
+  return { draw, pieces, hasGlyphs };
 })();

@@ -1,0 +1,395 @@
+//! The commands that README.md and docs/ print, kept honest. Every command line of the
+//! documents (in code blocks, and in inline code that starts with a program of the workspace)
+//! is read out; the short ones run as printed against the built binaries and must succeed,
+//! and every other one of `pao` and `pao-tools` is checked against the program's own help:
+//! its subcommands exist and each `--option` it uses is one the help lists. `cargo` commands
+//! must name test, bench and example targets that exist, and scripts must exist.
+//!
+//! Placeholders stand for directories the reader chooses (`$BIN`, `$DATA`, `$TB`, ...): here
+//! they become directories of a scratch space.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The workspace's root (this crate's directory).
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The documents whose commands are checked.
+fn documents() -> Vec<PathBuf> {
+    let mut docs = vec![root().join("README.md")];
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .expect("docs/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    docs.extend(pages);
+    docs
+}
+
+/// A command as printed, and where.
+#[derive(Clone, Debug)]
+struct Printed {
+    text: String,
+    place: String,
+}
+
+/// The programs whose commands are read out.
+const PROGRAMS: [&str; 5] = [
+    "pao",
+    "pao-tools",
+    "target/release/pao",
+    "target/release/pao-tools",
+    "cargo",
+];
+
+/// Words that may stand before the program: a timer, a priority, environment settings.
+fn strip_prefixes(mut words: Vec<String>) -> Vec<String> {
+    loop {
+        match words.first().map(String::as_str) {
+            Some("nice") if words.get(1).is_some_and(|w| w == "-n") => {
+                words.drain(..3.min(words.len()));
+            }
+            Some("/usr/bin/time") | Some("time") | Some("sudo") => {
+                words.remove(0);
+                while words.first().is_some_and(|w| w.starts_with('-')) {
+                    words.remove(0);
+                }
+            }
+            Some(w) if w.contains('=') && !w.starts_with('-') => {
+                words.remove(0);
+            }
+            _ => return words,
+        }
+    }
+}
+
+/// Splits a command line into words, keeping quoted parts together (quotes removed).
+fn words_of(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '"') | (None, '\'') => {
+                quote = Some(c);
+                any = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if any || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            (None, '#') if word.is_empty() && !any => break,
+            (None, c) => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// Every command line of `text`: code blocks line by line (a trailing `\` joins the next),
+/// and inline code that starts with one of the programs.
+fn commands(text: &str, file: &str) -> Vec<Printed> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    let mut pending = String::new();
+    let mut start = 0;
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") {
+            in_block = !in_block;
+            pending.clear();
+            continue;
+        }
+        if in_block {
+            if pending.is_empty() {
+                start = n + 1;
+            }
+            let (part, more) = match trimmed.strip_suffix('\\') {
+                Some(p) => (p.trim_end(), true),
+                None => (trimmed, false),
+            };
+            pending.push_str(part.trim_start_matches("$ "));
+            pending.push(' ');
+            if !more {
+                let text = std::mem::take(&mut pending).trim().to_string();
+                out.push(Printed {
+                    text,
+                    place: format!("{file}:{start}"),
+                });
+            }
+            continue;
+        }
+        for (i, span) in line.split('`').enumerate() {
+            if i % 2 == 1 && PROGRAMS.iter().any(|p| span.starts_with(&format!("{p} "))) {
+                out.push(Printed {
+                    text: span.to_string(),
+                    place: format!("{file}:{}", n + 1),
+                });
+            }
+        }
+    }
+    // Only the programs' commands: transcripts, protocol lines, other tools and quoted text (a
+    // net's provenance, `pao-tools train; commit ...`) stay out.
+    out.retain(|c| {
+        let words = strip_prefixes(words_of(&c.text));
+        let program = words
+            .first()
+            .is_some_and(|w| PROGRAMS.contains(&w.as_str()) || w.ends_with(".sh"));
+        program && !words.iter().take(2).any(|w| w.ends_with(';'))
+    });
+    out
+}
+
+/// The scratch space the placeholders stand for.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        let dir = std::env::temp_dir().join(format!("pao-docs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for sub in ["bin", "data", "tb", "scratch", "out"] {
+            std::fs::create_dir_all(dir.join(sub)).expect("scratch");
+        }
+        Scratch { dir }
+    }
+
+    fn substitute(&self, word: &str) -> String {
+        let d = |s: &str| self.dir.join(s).display().to_string();
+        word.replace("$BIN", &d("bin"))
+            .replace("$DATA", &d("data"))
+            .replace("$TB", &d("tb"))
+            .replace("$SCRATCH", &d("scratch"))
+            .replace("$OUT", &d("out"))
+            .replace("$PWD", &root().display().to_string())
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The binary of a program word, when built.
+fn binary(program: &str) -> Option<PathBuf> {
+    let pao = PathBuf::from(env!("CARGO_BIN_EXE_pao"));
+    let path = match program.trim_start_matches("target/release/") {
+        "pao" => pao,
+        "pao-tools" => pao.with_file_name(format!("pao-tools{}", std::env::consts::EXE_SUFFIX)),
+        _ => return None,
+    };
+    path.is_file().then_some(path)
+}
+
+/// The help texts asked for so far, by program and words before `--help`.
+type HelpCache = HashMap<(PathBuf, Vec<String>), Option<String>>;
+
+/// The subcommands at the front of `args` and the help text of the deepest one.
+fn help_of(bin: &Path, args: &[String], cache: &mut HelpCache) -> (usize, String) {
+    let mut help = |depth: usize| -> Option<String> {
+        let key = (bin.to_path_buf(), args[..depth].to_vec());
+        cache
+            .entry(key)
+            .or_insert_with(|| {
+                let out = Command::new(bin)
+                    .args(&args[..depth])
+                    .arg("--help")
+                    .current_dir(root())
+                    .output()
+                    .ok()?;
+                out.status
+                    .success()
+                    .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+            })
+            .clone()
+    };
+    let mut depth = 0;
+    let mut text = help(0).unwrap_or_default();
+    // A word is a subcommand when asking for its help works and tells something new (a
+    // positional argument gets its command's help again).
+    while depth < args.len() && !args[depth].starts_with('-') {
+        match help(depth + 1) {
+            Some(deeper) if deeper != text => {
+                text = deeper;
+                depth += 1;
+            }
+            _ => break,
+        }
+    }
+    (depth, text)
+}
+
+/// Which printed commands run in full: the short ones, with what their output must show.
+fn fast(args: &[String]) -> Option<&'static str> {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    match words.as_slice() {
+        ["--help"] | ["--version"] | ["help", ..] => Some(""),
+        ["perft", depth, ..] if depth.parse::<u32>().is_ok_and(|d| d <= 5) => Some("nodes "),
+        ["bench"] => Some("bench: nodes 3784941 "),
+        ["bench", rest @ ..] if rest.contains(&"--positions") && !rest.contains(&"--ablation") => {
+            Some("bench: nodes ")
+        }
+        _ => None,
+    }
+}
+
+#[test]
+fn the_documents_commands_work_as_printed() {
+    let scratch = Scratch::new();
+    let mut ran = Vec::new();
+    let mut checked = Vec::new();
+    let mut skipped = Vec::new();
+    let mut failures = Vec::new();
+    // A command printed on several pages runs once.
+    let mut seen = std::collections::HashSet::new();
+    let mut helps = HelpCache::new();
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).expect("a document");
+        let name = doc
+            .strip_prefix(root())
+            .unwrap_or(&doc)
+            .display()
+            .to_string();
+        for c in commands(&text, &name) {
+            let words = strip_prefixes(words_of(&c.text));
+            let words: Vec<String> = words.iter().map(|w| scratch.substitute(w)).collect();
+            let program = words[0].as_str();
+            if program.ends_with(".sh") {
+                if !root().join(program).is_file() {
+                    failures.push(format!("{}: no script {program}", c.place));
+                }
+                continue;
+            }
+            if program == "cargo" {
+                if let Some(problem) = cargo_targets_missing(&words[1..]) {
+                    failures.push(format!("{}: `{}`: {problem}", c.place, c.text));
+                }
+                continue;
+            }
+            let Some(bin) = binary(program) else {
+                skipped.push(format!("{}: {program} not built", c.place));
+                continue;
+            };
+            let args = &words[1..];
+            if !seen.insert(words.clone()) {
+                continue;
+            }
+            if let Some(expected) = fast(args) {
+                let out = Command::new(&bin)
+                    .args(args)
+                    .current_dir(scratch.dir.join("out"))
+                    .output()
+                    .expect("run");
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                if !out.status.success() || !stdout.contains(expected) {
+                    failures.push(format!(
+                        "{}: `{}` exited with {:?}; stdout ends: {}; stderr: {}",
+                        c.place,
+                        c.text,
+                        out.status.code(),
+                        stdout.lines().last().unwrap_or(""),
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    ));
+                }
+                ran.push(c.text.clone());
+                continue;
+            }
+            let (depth, help) = help_of(&bin, args, &mut helps);
+            if help.is_empty() {
+                failures.push(format!("{}: `{}`: no help", c.place, c.text));
+                continue;
+            }
+            for option in args[depth..].iter().filter(|w| w.starts_with("--")) {
+                let name = option.split('=').next().unwrap_or(option);
+                let listed = help
+                    .split(|ch: char| !(ch.is_alphanumeric() || ch == '-'))
+                    .any(|w| w == name);
+                if !listed {
+                    failures.push(format!(
+                        "{}: `{}`: {name} is not an option of `{} {}`",
+                        c.place,
+                        c.text,
+                        program,
+                        args[..depth].join(" ")
+                    ));
+                }
+            }
+            checked.push(c.text.clone());
+        }
+    }
+    // The check can fail: an option no program has is found out.
+    if let Some(pao) = binary("pao") {
+        let made_up = ["bench".to_string(), "--no-such-option".to_string()];
+        let (depth, help) = help_of(&pao, &made_up, &mut helps);
+        assert_eq!(depth, 1);
+        assert!(!help.contains("--no-such-option") && help.contains("--depth"));
+    }
+    println!(
+        "{} commands run ({}), {} checked against the help, {} skipped",
+        ran.len(),
+        ran.join("; "),
+        checked.len(),
+        skipped.len()
+    );
+    for s in &skipped {
+        println!("skipped: {s}");
+    }
+    assert!(ran.len() >= 5, "ran only {ran:?}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `cargo test --test NAME`, `cargo bench --bench NAME` and `cargo run --example NAME` must name
+/// targets that exist (in this crate or in tools/).
+fn cargo_targets_missing(args: &[String]) -> Option<String> {
+    let exists = |dir: &str, name: &str| {
+        [root(), root().join("tools")].iter().any(|base| {
+            base.join(dir).join(format!("{name}.rs")).is_file()
+                || base.join(dir).join(name).join("main.rs").is_file()
+        })
+    };
+    for pair in args.windows(2) {
+        let (flag, name) = (pair[0].as_str(), pair[1].as_str());
+        let dir = match flag {
+            "--test" => "tests",
+            "--bench" => "benches",
+            "--example" => "examples",
+            _ => continue,
+        };
+        if !exists(dir, name) {
+            return Some(format!("no {dir}/{name}.rs"));
+        }
+    }
+    None
+}
+
+#[test]
+fn commands_are_read_from_blocks_and_inline_code() {
+    let text = "Run `pao perft 3` or `xboard -fcp pao`.\n```\npao bench --depth 5 \\\n    \
+                --positions 2   # two\nsetoption name Hash value 16\n```\n";
+    let got: Vec<String> = commands(text, "t.md").into_iter().map(|c| c.text).collect();
+    assert_eq!(
+        got,
+        ["pao perft 3", "pao bench --depth 5 --positions 2   # two"]
+    );
+    assert_eq!(
+        strip_prefixes(words_of(
+            "OUT=x nice -n 5 /usr/bin/time -v pao-tools train --data 'a b'"
+        )),
+        ["pao-tools", "train", "--data", "a b"]
+    );
+    assert_eq!(words_of("pao perft 3 # comment"), ["pao", "perft", "3"]);
+}
