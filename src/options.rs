@@ -1,6 +1,7 @@
 //! Engine options: one table serves both dialects (UCCI name, UCI name), with ranges checked
 //! at the edge so the coordinator only ever sees valid values.
 
+use crate::protocol::{parse_bool, parse_range};
 use crate::search::{Driver, RepetitionRule};
 use crate::smp::{DEFAULT_STAGGER, DEFAULT_VOTE};
 
@@ -191,23 +192,6 @@ pub enum Effect {
     Tablebases,
     /// Open (or close) the log of `debug_log_file`.
     DebugLog,
-}
-
-pub(crate) fn parse_bool(value: &str) -> Option<bool> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" | "on" | "yes" | "1" => Some(true),
-        "false" | "off" | "no" | "0" => Some(false),
-        _ => None,
-    }
-}
-
-pub(crate) fn parse_range(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
-    value
-        .trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|v| (min..=max).contains(v))
-        .ok_or_else(|| format!("option {name}: '{value}' is not a number in {min}..{max}"))
 }
 
 impl Options {

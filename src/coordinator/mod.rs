@@ -192,12 +192,13 @@ impl<W: Write> Coordinator<W> {
     }
 
     pub(super) fn line(&mut self, text: &str) {
-        // A closed output means the GUI is gone; there is nobody left to tell.
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+        // Logged first, so that the log holds every line the GUI has seen.
         if let Some(log) = self.debug_log.as_mut() {
             log.output(text);
         }
+        // A closed output means the GUI is gone; there is nobody left to tell.
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
     }
 
     pub(super) fn error(&mut self, msg: &str) {

@@ -3,7 +3,7 @@
 //! the same names as XBoard `feature option` lines.
 
 use super::{level_for_elo, Skill, DEFAULT_ELO, FULL_LEVEL, MAX_ELO, MIN_ELO};
-use crate::options::{parse_bool, parse_range};
+use crate::protocol::{parse_bool, parse_range};
 
 /// Largest `Skill Seed` (GUIs hold spin values in 32-bit integers).
 pub const MAX_SEED: u64 = i32::MAX as u64;
