@@ -87,6 +87,8 @@ pub fn usage() -> String {
      \x20 --seed N              seed for initialisation, shuffling, mirroring (default 1)\n\
      \x20 --val-fraction F      last share of each file held out for validation (default 0.05)\n\
      \x20 --checkpoint-dir DIR  checkpoint after each epoch (default OUT.checkpoints)\n\
+     \x20 --init NET            start from a net file's weights (`embedded`: the engine's own);\n\
+     \x20                       a larger --hidden widens it (new neurons start silent)\n\
      \x20 --resume FILE         continue from a checkpoint (same data, seed, batch, hidden)\n\
      \x20 --no-mirror           no left-right mirroring augmentation\n\
      \x20 --no-psqt             keep the linear piece-square path at zero (the version 1 net)\n\
