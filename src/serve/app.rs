@@ -17,11 +17,12 @@ pub struct Limits {
     pub max_message: usize,
     /// Most watchers at once.
     pub max_watchers: usize,
-    /// Longest a watcher's socket may take to accept one message.
+    /// Longest a connection may take to accept an answer or a watcher's message (once its
+    /// socket's buffer is full) before it is closed.
     pub send_timeout: Duration,
     /// Time between pings to a watcher.
     pub ping_interval: Duration,
-    /// Longest a watcher may take to answer a ping.
+    /// Longest a watcher may take to answer a ping before it is dropped.
     pub ping_timeout: Duration,
     /// Longest a request may take to arrive and begin to act (a slow body is cut off).
     pub request_timeout: Duration,

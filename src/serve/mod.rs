@@ -32,7 +32,8 @@ mod ws;
 
 pub use auth::generate_token;
 
-use app::{App, Limits};
+use app::App;
+pub use app::Limits;
 use auth::Access;
 use control::Control;
 use engine::Engine;
@@ -61,19 +62,8 @@ pub struct ServeConfig {
     pub max_hash: usize,
     /// Requests (and watcher frames) a second per client address.
     pub rate: u32,
-    /// Largest request body, bytes.
-    pub max_body: usize,
-    /// Largest WebSocket message from a watcher, bytes.
-    pub max_message: usize,
-    /// Most watchers at once.
-    pub max_watchers: usize,
-    /// Longest a connection may take to accept an answer or a watcher's message (once its
-    /// socket's buffer is full) before it is closed.
-    pub send_timeout: Duration,
-    /// Time between pings to a watcher.
-    pub ping_interval: Duration,
-    /// Longest a watcher may take to answer a ping before it is dropped.
-    pub ping_timeout: Duration,
+    /// Sizes, counts and timeouts of requests and watchers.
+    pub limits: Limits,
     /// Most HTTP connections at once.
     pub max_connections: usize,
     /// Most HTTP connections at once from one client address (for IPv6, its /64).
@@ -82,8 +72,6 @@ pub struct ServeConfig {
     pub send_buffer: usize,
     /// Longest a client may take to send a request's headers.
     pub header_timeout: Duration,
-    /// Longest a request may take to arrive and begin to act.
-    pub request_timeout: Duration,
     /// Events a watcher may fall behind before it is dropped.
     pub queue: usize,
     /// Origins allowed besides the server's own.
@@ -205,15 +193,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         hub,
         control: Arc::clone(&control),
         limiter: Arc::new(RateLimiter::new(config.rate)),
-        limits: Limits {
-            max_body: config.max_body,
-            max_message: config.max_message,
-            max_watchers: config.max_watchers,
-            send_timeout: config.send_timeout,
-            ping_interval: config.ping_interval,
-            ping_timeout: config.ping_timeout,
-            request_timeout: config.request_timeout,
-        },
+        limits: config.limits.clone(),
     });
     let access = Arc::new(Access::new(
         token.clone(),
@@ -239,7 +219,7 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         max: config.max_connections,
         per_client: config.max_connections_per_client,
         header_timeout: config.header_timeout,
-        send_timeout: config.send_timeout,
+        send_timeout: config.limits.send_timeout,
         send_buffer: config.send_buffer,
     };
     tokio::select! {
