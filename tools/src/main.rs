@@ -6,6 +6,7 @@ mod common;
 mod datagen;
 mod egtb;
 mod generation;
+mod levels;
 mod r#match;
 mod mates;
 mod measure;
@@ -35,6 +36,8 @@ enum Command {
     Book(openings::book::BookArgs),
     /// Generate balanced openings with Pao's search
     Openings(openings::balanced::GenConfig),
+    /// Measure the ratings of Pao's levels (Skill Level) in games, anchored at another engine
+    Levels(levels::LevelsArgs),
     /// Self-play training data for the network (and `datagen stats FILE`)
     Datagen(datagen::DatagenArgs),
     /// Endgame tablebases: generate, list, probe, stats, verify, theory, positions
@@ -101,6 +104,7 @@ impl Command {
             Command::Generation(_) => "generation",
             Command::Train(_) => "train",
             Command::SynthData(_) => "synth-data",
+            Command::Levels(_) => "levels",
             Command::Datagen(_) => "datagen",
             Command::Egtb(_) => "egtb",
             Command::Judge(_) => "judge",
@@ -125,6 +129,7 @@ fn main() {
         Command::Generation(a) => generation::run(a),
         Command::Train(a) => a.run(train::usage, train::args::parse, train::run),
         Command::SynthData(a) => train::synth::run(a),
+        Command::Levels(a) => levels::run(a),
         Command::Datagen(a) => datagen::run(a),
         Command::Egtb(a) => egtb::run(a),
         Command::Judge(a) => r#match::judge::run(a),

@@ -24,6 +24,7 @@ const COMMANDS: &[&[&str]] = &[
     &["soak"],
     &["hashclear"],
     &["fake-engine"],
+    &["levels"],
 ];
 
 #[test]

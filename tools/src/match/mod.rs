@@ -4,21 +4,21 @@
 //! and `fake-engine` (a scripted engine the runner's tests play).
 
 mod adjudication;
-mod client;
-mod clock;
-mod config;
+pub mod client;
+pub mod clock;
+pub mod config;
 pub mod fake_engine;
-mod game;
+pub mod game;
 pub mod judge;
 mod merge;
 mod pgn;
 mod progress;
 mod referee;
 mod report;
-mod runner;
-mod schedule;
+pub mod runner;
+pub mod schedule;
 mod shard_file;
-mod state;
+pub mod state;
 mod stats;
 mod termination;
 pub mod wdlfit;
