@@ -1,7 +1,8 @@
-//! `UCI_Elo`: the levels' ratings measured in games (docs/strength-limit.md), and a rating
-//! turned back into a (fractional) level by interpolating between the measured ones.
+//! `UCI_Elo`: the levels' ratings (to be measured in games, docs/strength-limit.md), and a rating
+//! turned back into a (fractional) level by interpolating between the calibrated ones.
 
-/// Measured levels and their ratings, by level; ratings rise with the level.
+/// Levels and their ratings, by level; ratings rise with the level. Placeholders until
+/// `pao-tools levels` measures them (docs/strength-limit.md): paste its array here.
 pub const CALIBRATION: [(f64, i32); 5] = [
     (0.0, 1000),
     (4.0, 1300),
