@@ -237,6 +237,7 @@ const LISTED: &[&str] = &[
     "scaling",
     "book",
     "openings",
+    "levels",
     "datagen",
     "egtb",
     "judge",

@@ -214,12 +214,14 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         }
         a.swap(col, pivot);
         b.swap(col, pivot);
-        for row in col + 1..n {
-            let f = a[row][col] / a[col][col];
-            for k in col..n {
-                a[row][k] -= f * a[col][k];
+        let (above, below) = a.split_at_mut(col + 1);
+        let pivot_row = &above[col];
+        for (i, row) in below.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            for (x, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= f * p;
             }
-            b[row] -= f * b[col];
+            b[col + 1 + i] -= f * b[col];
         }
     }
     let mut x = vec![0.0; n];
@@ -270,7 +272,7 @@ mod tests {
             }
         );
         assert!(
-            (f.ratings[1].elo - 1190.848_501_887_864_9).abs() < 1e-6,
+            (f.ratings[1].elo - 1_190.848_501_887_864_9).abs() < 1e-6,
             "{f:?}"
         );
         // Binomial: sd of the score sqrt(.75 .25 / 100), through the slope of the logistic.
