@@ -82,8 +82,10 @@ tools="${PAO_TOOLS:-pao-tools}"
 if [[ "$tools" == */* ]]; then tools="$(absolute "$tools" PAO_TOOLS)"; fi
 tools_path="$(command -v "$tools")" || fail "PAO_TOOLS: no program $tools"
 export PAO_TOOLS="$tools"
-PAO="${PAO:-$(dirname "$tools_path")/pao}"
-[ -f "$PAO" ] || PAO="$(command -v pao)" || fail "PAO: no engine; set PAO to the pao program"
+if [ -z "${PAO:-}" ]; then
+    PAO="$(dirname "$tools_path")/pao"
+    [ -f "$PAO" ] || PAO="$(command -v pao)" || fail "PAO: no engine; set PAO to the pao program"
+fi
 PAO="$(absolute "$PAO" PAO)"
 [ -x "$PAO" ] || fail "PAO: $PAO cannot be run"
 NET="${NET:-embedded}"

@@ -105,10 +105,7 @@ pub fn run(args: DecideArgs) -> Result<(), Failure> {
             state.set(key, format!("{:.3}", m * 60.0))?;
         }
     }
-    let limit = match args.sprt_nodes {
-        Some(n) => format!("{n} nodes per move"),
-        None => args.sprt_tc.clone(),
-    };
+    let limit = decision::sprt_limit(args.sprt_nodes, &args.sprt_tc);
     let (line, rejected) = decision::sprt(&result, &limit);
     println!("generation: sprt: {line}");
     state.set("sprt", &line)?;

@@ -62,6 +62,14 @@ pub fn screen(result: &Outcome, nodes: u64) -> (String, Option<String>) {
     (line, decision)
 }
 
+/// The SPRT's limit as its line states it: nodes per move when given, else the clock.
+pub fn sprt_limit(nodes: Option<u64>, tc: &str) -> String {
+    match nodes {
+        Some(n) => format!("{n} nodes per move"),
+        None => tc.to_string(),
+    }
+}
+
 /// The SPRT's line for the state and the row (`limit`: its clock or nodes per move), and the
 /// decision unless the SPRT accepted the candidate.
 pub fn sprt(result: &Outcome, limit: &str) -> (String, Option<String>) {
@@ -192,6 +200,8 @@ mod tests {
         assert_eq!(screen(&unclear, 300).1, None);
         let accepted =
             result("result: elo=+9.0 err=4.0 llr=2.95 w=5 l=2 d=3 games=10 sprt=accepted");
+        assert_eq!(sprt_limit(None, "3+0.03"), "3+0.03");
+        assert_eq!(sprt_limit(Some(300), "3+0.03"), "300 nodes per move");
         assert_eq!(
             sprt(&accepted, "3+0.03"),
             ("+9.0 ± 4.0 (5-2-3) accepted, 3+0.03".to_string(), None)

@@ -42,7 +42,7 @@ pub struct GenerationCli {
 enum GenerationCommand {
     /// Decides a generation from its files (data, trained net, the SPRT's merged report) with
     /// the rule of `pao-tools generation`, and writes accepted.nnue and row.md when it accepts.
-    Decide(decide::DecideArgs),
+    Decide(Box<decide::DecideArgs>),
     /// Prints the self-play seed a generation from NET takes by default (from its checksum).
     Seed {
         /// The current net: a net file, or `embedded`.
@@ -167,7 +167,7 @@ pub fn default_seed(checksum: u64) -> u64 {
 /// Entry point.
 pub fn run(cli: GenerationCli) -> Result<(), Failure> {
     match cli.command {
-        Some(GenerationCommand::Decide(args)) => decide::run(args),
+        Some(GenerationCommand::Decide(args)) => decide::run(*args),
         Some(GenerationCommand::Seed { net }) => {
             println!("{}", default_seed(checksum(&net)?));
             Ok(())

@@ -400,10 +400,7 @@ impl Generation {
             Ended::Finished(r) => r.and_then(|r| outcome(&r)),
         };
         let result = result.ok_or("the SPRT printed no result line (see sprt.log)")?;
-        let limit = match self.args.sprt_nodes {
-            Some(n) => format!("{n} nodes per move"),
-            None => self.args.sprt_tc.clone(),
-        };
+        let limit = decision::sprt_limit(self.args.sprt_nodes, &self.args.sprt_tc);
         let (line, decision) = decision::sprt(&result, &limit);
         self.say(&format!("sprt: {line}"));
         self.state.set("sprt", &line)?;

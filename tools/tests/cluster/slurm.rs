@@ -154,6 +154,10 @@ fn submit_generation_checks_its_settings_before_it_submits() {
             "SPRT takes elo0=, elo1=, alpha=, beta= with numbers (not 'elo2=5')",
         ),
         (
+            vec![("PAO", "/nonexistent/pao")],
+            "PAO: no file /nonexistent/pao",
+        ),
+        (
             vec![("PAO_TOOLS", "/nonexistent/pao-tools")],
             "PAO_TOOLS: no file /nonexistent/pao-tools",
         ),
