@@ -253,11 +253,11 @@ fn the_embedded_net_has_a_clean_provenance() {
     );
 }
 
-/// Generation 2's net keeps its weights bit for bit: the checksum of the file's body is the one
+/// Generation 3's net keeps its weights bit for bit: the checksum of the file's body is the one
 /// it was embedded with, and its provenance names the net it was warm-started from (generation
-/// 1's, body checksum 714452a4bf4ab7be) and its data.
+/// 2's, body checksum 18f9a26d0a286086), its data and the SPRT that accepted it.
 #[test]
-fn the_embedded_net_keeps_generation_2s_weights() {
+fn the_embedded_net_keeps_generation_3s_weights() {
     use pao::eval::nnue::file::{fnv1a, HEADER_SIZE};
     let Some(net) = pao::eval::nnue::embedded() else {
         println!("skipped: this build embeds no net");
@@ -267,12 +267,11 @@ fn the_embedded_net_keeps_generation_2s_weights() {
     assert_eq!(net.hidden, 256);
     assert_eq!(
         fnv1a(&bytes[HEADER_SIZE + net.provenance.len()..]),
-        0x18f9_a26d_0a28_6086
+        0x5e8c_2102_1899_2a24
     );
-    assert!(net.provenance.contains(
-        "command: pao-tools train --data gen2-seed3.bin --init embedded --hidden 256 --threads 2 --seed 1"
-    ));
     assert!(net
         .provenance
-        .contains("init embedded (body checksum 714452a4bf4ab7be)"));
+        .contains("init embedded (body checksum 18f9a26d0a286086)"));
+    assert!(net.provenance.contains("data: 5264200 positions"));
+    assert!(net.provenance.contains("accepted"), "{}", net.provenance);
 }

@@ -1,4 +1,4 @@
-//! Issue 14 through the real binary: `searchdriver sssstar` and `bstar` in both dialects.
+//! The search drivers through the real binary: `searchdriver sssstar` and `bstar` in both dialects.
 
 mod common;
 

@@ -1,6 +1,6 @@
-//! Issue 15 through the real binary, in both dialects: a repetition win is reported as the
-//! rule-win score (never `mate`), `RepetitionRule` / `repetitionrule` = `draw` reports 0, and
-//! a decided search on a clock ends at a normal depth.
+//! The repetition rule through the real binary, in both dialects: a repetition win is reported
+//! as the rule-win score (never `mate`), `RepetitionRule` / `repetitionrule` = `draw` reports 0,
+//! and a decided search on a clock ends at a normal depth.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Issue 14: the reference searches on a game small enough to solve (tic-tac-toe) and on
+//! The reference searches on a game small enough to solve (tic-tac-toe) and on
 //! xiangqi, through one `Game` trait; SSS* equals minimax and (Stockman's theorem) never values
 //! a leaf that alpha-beta in the same move order skips.
 

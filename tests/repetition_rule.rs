@@ -1,4 +1,4 @@
-//! Issue 15: a win by the repetition rule is scored as a rule win, just below the mate band and
+//! A win by the repetition rule is scored as a rule win, just below the mate band and
 //! never as a mate; `RepetitionRule = draw` scores every repetition as a draw; a search whose
 //! result is decided ends at a normal depth instead of running on to depth 120.
 

@@ -1,4 +1,4 @@
-//! Issue 14: the SSS* driver (MTD(+inf)) returns the alpha-beta value; B* at the root proves a
+//! The SSS* driver (MTD(+inf)) returns the alpha-beta value; B* at the root proves a
 //! forced mate best and always answers with a legal move within a node budget.
 
 use pao::board::{Move, Position, RankBase};

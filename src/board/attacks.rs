@@ -387,3 +387,38 @@ pub static SOLDIER_ATTACKER_MASK: [[u128; SQUARES]; 2] = [
     leap_masks(&soldier_attacker_table(0)),
     leap_masks(&soldier_attacker_table(1)),
 ];
+
+const fn rank_masks() -> [u128; SQUARES] {
+    let mut t = [0u128; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        let mut o = 0;
+        while o < SQUARES {
+            if o / FILES == s / FILES && o != s {
+                t[s] |= 1u128 << o;
+            }
+            o += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// The other squares of each square's rank (`LINE_MASK` is this and the file's).
+pub static RANK_MASK: [u128; SQUARES] = rank_masks();
+
+// Targets of each leaper from each square (blocking squares ignored): quick rejects for
+// capture generation and exchange evaluation. The general's, advisor's and elephant's moves
+// are symmetric, so their masks are also the squares they attack a square from.
+
+/// Horse targets from each square (legs ignored).
+pub static HORSE_MOVE_MASK: [u128; SQUARES] = leap_masks(&horse_table());
+/// Elephant targets from (and attackers of) each square (eyes ignored).
+pub static ELEPHANT_MOVE_MASK: [u128; SQUARES] = leap_masks(&elephant_table());
+/// Advisor targets from (and attackers of) each square.
+pub static ADVISOR_MOVE_MASK: [u128; SQUARES] = leap_masks(&advisor_table());
+/// General steps from (and attackers of) each square, inside the palace.
+pub static GENERAL_MOVE_MASK: [u128; SQUARES] = leap_masks(&general_table());
+/// Soldier targets from each square, by the soldier's colour.
+pub static SOLDIER_MOVE_MASK: [[u128; SQUARES]; 2] =
+    [leap_masks(&soldier_table(0)), leap_masks(&soldier_table(1))];

@@ -2,8 +2,9 @@
 //! pseudo-legality test for moves that come from elsewhere (the transposition table, killers).
 
 use super::attacks::{
-    Leaps, ADVISOR_MOVES, ELEPHANT_MOVES, FILE_MOVES, GENERAL_MOVES, HORSE_ATTACKERS,
-    HORSE_ATTACKER_MASK, HORSE_MOVES, LINE_MASK, RANK_MOVES, SOLDIER_MOVES,
+    Leaps, ADVISOR_MOVES, ADVISOR_MOVE_MASK, ELEPHANT_MOVES, ELEPHANT_MOVE_MASK, FILE_MOVES,
+    GENERAL_MOVES, GENERAL_MOVE_MASK, HORSE_ATTACKERS, HORSE_ATTACKER_MASK, HORSE_MOVES,
+    HORSE_MOVE_MASK, LINE_MASK, RANK_MOVES, SOLDIER_MOVES, SOLDIER_MOVE_MASK,
 };
 use super::moves::{Move, MoveList};
 use super::piece::{Piece, PieceKind};
@@ -41,12 +42,27 @@ impl Position {
     #[inline(always)]
     fn generate<const CAPTURES: bool, const QUIETS: bool>(&self, list: &mut MoveList) {
         let us = self.side.index();
+        let theirs = self.color_bb[us ^ 1];
         let mut own = self.color_bb[us];
         while own != 0 {
             let s = own.trailing_zeros() as usize;
             own &= own - 1;
             let from = Square::from_index(s);
             let piece = self.board[s];
+            // Captures only: a leaper with no enemy piece among its targets has none.
+            if CAPTURES && !QUIETS {
+                let targets = match piece & 7 {
+                    0 => GENERAL_MOVE_MASK[s],
+                    1 => ADVISOR_MOVE_MASK[s],
+                    2 => ELEPHANT_MOVE_MASK[s],
+                    3 => HORSE_MOVE_MASK[s],
+                    4 | 5 => u128::MAX,
+                    _ => SOLDIER_MOVE_MASK[us][s],
+                };
+                if targets & theirs == 0 {
+                    continue;
+                }
+            }
             match piece & 7 {
                 0 => self.leaps::<CAPTURES, QUIETS, false>(from, &GENERAL_MOVES[s], list),
                 1 => self.leaps::<CAPTURES, QUIETS, false>(from, &ADVISOR_MOVES[s], list),

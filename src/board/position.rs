@@ -1,7 +1,7 @@
 //! The position: board, occupancy masks, Zobrist key, make/unmake and check detection.
 
 use super::attacks::{
-    Leaps, FILE_MOVES, HORSE_ATTACKERS, HORSE_ATTACKER_MASK, LINE_MASK, RANK_MOVES,
+    Leaps, FILE_MOVES, HORSE_ATTACKERS, HORSE_ATTACKER_MASK, LINE_MASK, RANK_MASK, RANK_MOVES,
     SOLDIER_ATTACKER_MASK,
 };
 use super::moves::Move;
@@ -221,30 +221,43 @@ impl Position {
         let rook = Piece::new(by, PieceKind::Rook).code() as u8;
         let cannon = Piece::new(by, PieceKind::Cannon).code() as u8;
         let general = Piece::new(by, PieceKind::General).code() as u8;
+        if self.pieces_of_kind(by, PieceKind::Soldier) & SOLDIER_ATTACKER_MASK[by.index()][s] != 0 {
+            return true;
+        }
         let rooks = self.pieces_of_kind(by, PieceKind::Rook);
         let cannons = self.pieces_of_kind(by, PieceKind::Cannon);
         let generals = self.pieces_of_kind(by, PieceKind::General);
         // Quick rejects by piece sets first: most lines and leaps hold no attacker at all.
-        if (rooks | cannons | generals) & LINE_MASK[s] != 0 {
+        let rank_mask = RANK_MASK[s];
+        let file_mask = LINE_MASK[s] & !rank_mask;
+        if (rooks | cannons) & rank_mask != 0 {
             let rank = &RANK_MOVES[f][self.rank_occ[r] as usize];
-            let file = &FILE_MOVES[r][self.file_occ[f] as usize];
-            for b in bits16(rank.rook_cap) {
-                if self.board[r * FILES + b] == rook {
-                    return true;
+            if rooks & rank_mask != 0 {
+                for b in bits16(rank.rook_cap) {
+                    if self.board[r * FILES + b] == rook {
+                        return true;
+                    }
                 }
             }
-            for b in bits16(file.rook_cap) {
-                let p = self.board[b * FILES + f];
-                if p == rook || p == general {
-                    return true;
-                }
-            }
-            if cannons & LINE_MASK[s] != 0 {
+            if cannons & rank_mask != 0 {
                 for b in bits16(rank.cannon_cap) {
                     if self.board[r * FILES + b] == cannon {
                         return true;
                     }
                 }
+            }
+        }
+        if (rooks | cannons | generals) & file_mask != 0 {
+            let file = &FILE_MOVES[r][self.file_occ[f] as usize];
+            if (rooks | generals) & file_mask != 0 {
+                for b in bits16(file.rook_cap) {
+                    let p = self.board[b * FILES + f];
+                    if p == rook || p == general {
+                        return true;
+                    }
+                }
+            }
+            if cannons & file_mask != 0 {
                 for b in bits16(file.cannon_cap) {
                     if self.board[b * FILES + f] == cannon {
                         return true;
@@ -262,7 +275,7 @@ impl Position {
                 }
             }
         }
-        self.pieces_of_kind(by, PieceKind::Soldier) & SOLDIER_ATTACKER_MASK[by.index()][s] != 0
+        false
     }
 
     /// Moves a piece between squares on the raw board and masks (no key, no history).

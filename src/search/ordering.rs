@@ -357,9 +357,11 @@ impl MovePicker {
             return None;
         }
         let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
+        let mut best_score = self.scores[best];
+        for (i, &s) in self.scores[..n].iter().enumerate().skip(self.next + 1) {
+            if s > best_score {
                 best = i;
+                best_score = s;
             }
         }
         self.moves.as_mut_slice().swap(self.next, best);
@@ -385,24 +387,30 @@ impl MovePicker {
         m
     }
 
-    /// Insertion sort (descending, stable) of the moves not handed out yet.
+    /// Sorts the moves not handed out yet by score, descending and stable (equal scores keep
+    /// their order). Each move's score, position and index pack into one key, so one
+    /// branch-light unstable sort of integers gives the stable order.
     fn sort_rest(&mut self) {
         let start = self.next;
         let n = self.moves.len();
-        if start >= n {
+        if start + 1 >= n {
             return;
         }
-        let moves = self.moves.as_mut_slice();
-        for i in start + 1..n {
-            let (m, s) = (moves[i], self.scores[i]);
-            let mut j = i;
-            while j > start && self.scores[j - 1] < s {
-                moves[j] = moves[j - 1];
-                self.scores[j] = self.scores[j - 1];
-                j -= 1;
-            }
-            moves[j] = m;
-            self.scores[j] = s;
+        let moves = &mut self.moves.as_mut_slice()[start..n];
+        let scores = &self.scores[start..n];
+        let mut keys = [0u64; MAX_MOVES];
+        let keys = &mut keys[..moves.len()];
+        for (i, (key, &s)) in keys.iter_mut().zip(scores).enumerate() {
+            // Flipping the sign bit orders i32 as u32; a lower index ranks higher among equals.
+            let rank = (s as u32 ^ 0x8000_0000) as u64;
+            *key = (rank << 32) | ((MAX_MOVES - 1 - i) as u64);
+        }
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        let old: ArrayVec<Move, MAX_MOVES> = moves.iter().copied().collect();
+        let scores = &mut self.scores[start..n];
+        for ((m, s), key) in moves.iter_mut().zip(scores.iter_mut()).zip(keys.iter()) {
+            *m = old[MAX_MOVES - 1 - (*key as u32 as usize)];
+            *s = ((*key >> 32) as u32 ^ 0x8000_0000) as i32;
         }
     }
 }

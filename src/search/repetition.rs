@@ -5,7 +5,7 @@
 //! that repeats the game history only once, or the root itself, is searched on: the game
 //! goes on there, and whoever checks or chases may still deviate. This is the convention of
 //! Stockfish and Pikafish; scoring every first repetition against the history made Pao print
-//! `mate 1` for an evasion that decided nothing (issue 15).
+//! `mate 1` for an evasion that decided nothing.
 //!
 //! A ruled repetition scores: a draw (0) when nobody or both checked or chased perpetually;
 //! a win or loss **by rule** ([`rule_win_in`], a band just below the mate scores: it is not a

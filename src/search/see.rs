@@ -11,8 +11,9 @@
 
 use crate::board::attacks::Leaps;
 use crate::board::attacks::{
-    ADVISOR_MOVES, ELEPHANT_MOVES, FILE_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_ATTACKER_MASK,
-    RANK_MOVES, SOLDIER_ATTACKER_MASK,
+    ADVISOR_MOVES, ADVISOR_MOVE_MASK, ELEPHANT_MOVES, ELEPHANT_MOVE_MASK, FILE_MOVES,
+    GENERAL_MOVES, GENERAL_MOVE_MASK, HORSE_ATTACKERS, HORSE_ATTACKER_MASK, LINE_MASK, RANK_MOVES,
+    SOLDIER_ATTACKER_MASK,
 };
 use crate::board::{Color, Move, PieceKind, Position, FILES};
 
@@ -97,13 +98,13 @@ impl Exchange<'_> {
         if soldiers != 0 {
             return Some((soldiers.trailing_zeros() as usize, PieceKind::Soldier));
         }
-        let advisors = self.mine(side, PieceKind::Advisor);
+        let advisors = self.mine(side, PieceKind::Advisor) & ADVISOR_MOVE_MASK[to];
         if advisors != 0 {
             if let Some(s) = self.leaper(advisors, &ADVISOR_MOVES[to], false) {
                 return Some((s, PieceKind::Advisor));
             }
         }
-        let elephants = self.mine(side, PieceKind::Elephant);
+        let elephants = self.mine(side, PieceKind::Elephant) & ELEPHANT_MOVE_MASK[to];
         if elephants != 0 {
             // The eye is the midpoint either way, and the table keeps to one half.
             if let Some(s) = self.leaper(elephants, &ELEPHANT_MOVES[to], true) {
@@ -116,22 +117,27 @@ impl Exchange<'_> {
                 return Some((s, PieceKind::Horse));
             }
         }
-        let (tf, tr) = (to % FILES, to / FILES);
-        let rank = &RANK_MOVES[tf][self.rank_bits as usize];
-        let file = &FILE_MOVES[tr][self.file_bits as usize];
-        let cannons = self.mine(side, PieceKind::Cannon);
-        if cannons != 0 {
-            if let Some(s) = self.slider(cannons, rank.cannon_cap, file.cannon_cap) {
-                return Some((s, PieceKind::Cannon));
+        let cannons = self.mine(side, PieceKind::Cannon) & LINE_MASK[to];
+        let rooks = self.mine(side, PieceKind::Rook) & LINE_MASK[to];
+        if cannons | rooks != 0 {
+            let (tf, tr) = (to % FILES, to / FILES);
+            let rank = &RANK_MOVES[tf][self.rank_bits as usize];
+            let file = &FILE_MOVES[tr][self.file_bits as usize];
+            if cannons != 0 {
+                if let Some(s) = self.slider(cannons, rank.cannon_cap, file.cannon_cap) {
+                    return Some((s, PieceKind::Cannon));
+                }
+            }
+            if rooks != 0 {
+                if let Some(s) = self.slider(rooks, rank.rook_cap, file.rook_cap) {
+                    return Some((s, PieceKind::Rook));
+                }
             }
         }
-        let rooks = self.mine(side, PieceKind::Rook);
-        if rooks != 0 {
-            if let Some(s) = self.slider(rooks, rank.rook_cap, file.rook_cap) {
-                return Some((s, PieceKind::Rook));
-            }
+        let general = self.mine(side, PieceKind::General) & GENERAL_MOVE_MASK[to];
+        if general == 0 {
+            return None;
         }
-        let general = self.mine(side, PieceKind::General);
         self.leaper(general, &GENERAL_MOVES[to], false)
             .map(|s| (s, PieceKind::General))
     }

@@ -92,22 +92,7 @@ pub fn parse(line: &str) -> EngineLine {
     let Some(rest) = line.strip_prefix("info ") else {
         return EngineLine::Ignored;
     };
-    let mut f = InfoFields {
-        depth: 0,
-        seldepth: 0,
-        multipv: 1,
-        score: Score {
-            kind: "cp",
-            value: 0,
-        },
-        wdl: None,
-        time: 0,
-        nodes: 0,
-        nps: 0,
-        hashfull: 0,
-        tbhits: None,
-        pv: Vec::new(),
-    };
+    let mut f = InfoFields::default();
     let (mut has_score, mut has_nps, mut has_depth) = (false, false, false);
     let mut currmove: Option<(String, u32)> = None;
     let mut words = rest.split_whitespace();

@@ -97,6 +97,28 @@ pub struct InfoFields {
     pub pv: Vec<String>,
 }
 
+impl Default for InfoFields {
+    /// A line before any of its fields is read: depth 0, the first line, a score of 0 cp.
+    fn default() -> InfoFields {
+        InfoFields {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score: Score {
+                kind: "cp",
+                value: 0,
+            },
+            wdl: None,
+            time: 0,
+            nodes: 0,
+            nps: 0,
+            hashfull: 0,
+            tbhits: None,
+            pv: Vec::new(),
+        }
+    }
+}
+
 /// The once-a-second figures of a search (`progress`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Progress {

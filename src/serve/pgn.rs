@@ -73,13 +73,8 @@ mod tests {
                 seldepth: depth,
                 multipv,
                 score: Score { kind, value },
-                wdl: None,
-                time: 0,
-                nodes: 0,
-                nps: 0,
-                hashfull: 0,
-                tbhits: None,
                 pv: pv.split_whitespace().map(str::to_string).collect(),
+                ..InfoFields::default()
             },
         }
     }

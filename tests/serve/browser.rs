@@ -259,13 +259,21 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let first_pv = client
-        .find(Locator::Css("#lines tbody tr td.pv"))
-        .await
-        .expect("a line")
-        .text()
-        .await
-        .expect("text");
+    // The table is redrawn as lines arrive: a cell found just before a redraw is gone when
+    // its text is asked for, so the cell is found again.
+    let mut first_pv = None;
+    for _ in 0..20 {
+        let cell = client
+            .find(Locator::Css("#lines tbody tr td.pv"))
+            .await
+            .expect("a line");
+        if let Ok(text) = cell.text().await {
+            first_pv = Some(text);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let first_pv = first_pv.expect("the first line's text");
     let first_move = first_pv.split_whitespace().next().unwrap_or("").to_string();
     let legal = http.state().await["position"]["legal"].clone();
     assert!(

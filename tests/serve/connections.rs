@@ -3,7 +3,7 @@
 //! answers, which must lose its connection after `--send-timeout`. Clients at 127.0.0.2 and
 //! beyond stand for other machines.
 
-use crate::common::{closed_within, connect_from, raw_status, Server};
+use crate::common::{closed_within, connect_from, raw_status, read_status, Server};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -45,11 +45,18 @@ async fn one_client_cannot_take_every_connection() {
         idle.push(connect_from(addr, [127, 0, 0, 2], None).await);
     }
     assert_eq!(count_closed(&mut idle, Duration::from_secs(1)).await, 2);
-    // Another client is answered.
+    // Another client is answered, and its connection closes (`Connection: close`) before
+    // the next clients come: until then it holds a place of its own.
+    let mut other = connect_from(addr, [127, 0, 0, 1], None).await;
+    other
+        .write_all(state_request(&server).as_bytes())
+        .await
+        .expect("send");
     assert_eq!(
-        raw_status(addr, [127, 0, 0, 1], &state_request(&server)).await,
+        read_status(&mut other, Duration::from_secs(10)).await,
         Some(200)
     );
+    assert!(closed_within(&mut other, Duration::from_secs(5)).await);
     // Two more clients take the last two places; one too many is closed at once.
     let mut third = vec![
         connect_from(addr, [127, 0, 0, 3], None).await,

@@ -47,7 +47,7 @@ enum Command {
     /// Stop-to-bestmove times at several thread counts
     Latency(measure::latency::LatencyArgs),
     /// One generation of the network end to end: self-play, training, screen, SPRT
-    Generation(generation::GenerationArgs),
+    Generation(generation::GenerationCli),
     /// Train the network on datagen data (CPU), write a net file
     #[command(override_help = train::usage())]
     Train(Raw),

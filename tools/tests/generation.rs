@@ -1,6 +1,8 @@
 //! `pao-tools generation` end to end on a tiny budget: every stage runs through the real
 //! programs and leaves its files, a second run continues from the state instead of redoing
-//! work, and bad arguments get one error line.
+//! work, and bad arguments get one error line. `generation decide` (the Slurm pipeline's last
+//! job) takes the net and writes its row only when the SPRT's report accepts it, and
+//! `generation seed` prints the default self-play seed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -158,4 +160,170 @@ fn bad_arguments_and_nets_get_one_line() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("missing.nnue"), "{err}");
     std::fs::remove_dir_all(&root).ok();
+}
+
+/// `generation decide` into DIR with a report (beside DIR) whose result line is `result`.
+fn decide(dir: &Path, data: &Path, candidate: &Path, result: &str) -> (i32, String, String) {
+    let report = dir.with_file_name("report.txt");
+    std::fs::write(
+        &report,
+        format!("engine  games  score\n(the rest of the report)\n{result}\n"),
+    )
+    .expect("report written");
+    let s = |p: &Path| p.to_str().expect("utf-8").to_string();
+    let args = [
+        "generation",
+        "decide",
+        "--dir",
+        &s(dir),
+        "--data",
+        &s(data),
+        "--candidate",
+        &s(candidate),
+        "--sprt-report",
+        &s(&report),
+        "--nodes",
+        "200",
+        "--seed",
+        "5",
+        "--epochs",
+        "1",
+        "--sprt-nodes",
+        "300",
+        "--data-minutes",
+        "1.4",
+        "--train-minutes",
+        "0.3",
+    ];
+    tools(&args)
+}
+
+#[test]
+fn decide_takes_the_net_only_when_the_sprt_accepts_it_and_writes_its_row() {
+    let root = std::env::temp_dir().join(format!("pao-generation-decide-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).expect("temp dir");
+    let data = root.join("data.bin");
+    let (code, _, err) = tools(&[
+        "synth-data",
+        "--positions",
+        "50",
+        "--out",
+        data.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (net, checksum) = embedded();
+    let candidate = root.join("candidate.nnue");
+    std::fs::write(&candidate, net.to_bytes()).expect("candidate written");
+    let gen = root.join("gen");
+
+    let (code, out, err) = decide(
+        &gen,
+        &data,
+        &candidate,
+        "result: elo=+9.0 err=4.0 llr=2.95 w=5 l=2 d=3 games=10 sprt=accepted",
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    let accepted = gen.join("accepted.nnue");
+    assert!(
+        out.contains(&format!(
+            "generation: decided: accepted: {}\n",
+            accepted.display()
+        )),
+        "{out}"
+    );
+    let sprt = "+9.0 ± 4.0 (5-2-3) accepted, 300 nodes per move";
+    let taken = pao::eval::nnue::Network::load(accepted.to_str().expect("utf-8"))
+        .expect("the accepted net loads");
+    assert_eq!(
+        taken.provenance,
+        format!(
+            "{}; generation from embedded (body checksum {checksum}): self-play 50 positions, \
+             seed 5, 200 nodes per move; screen -; SPRT {sprt}",
+            net.provenance
+        )
+    );
+    let row = std::fs::read_to_string(gen.join("row.md")).expect("row.md");
+    let parts: [&str; 3] = [
+        " | 50 positions of self-play by the current net (200 nodes/move, seed 5, 1 min) + \
+         window: data.bin=50 | ",
+        " KiB | 1 epochs warm-started from embedded, 0.3 min, val loss ",
+        &format!(" | screen: -; SPRT: {sprt} |\n"),
+    ];
+    for part in parts {
+        assert!(row.contains(part), "no '{part}' in {row}");
+    }
+    assert!(row.starts_with("| 20") && row.ends_with(" |\n"), "{row}");
+    let state = std::fs::read_to_string(gen.join("state.txt")).expect("state");
+    for line in [
+        format!("decision accepted: {}", accepted.display()),
+        format!("net embedded {checksum}"),
+        "data_positions 50".to_string(),
+        "data_seconds 84.000".to_string(),
+        "train_seconds 18.000".to_string(),
+        format!("window {}=50", data.display()),
+        format!("sprt {sprt}"),
+    ] {
+        assert!(state.lines().any(|l| l == line), "no '{line}' in\n{state}");
+    }
+
+    // Decided again on a report that did not accept: the earlier net and row are gone.
+    let (code, out, err) = decide(
+        &gen,
+        &data,
+        &candidate,
+        "result: elo=+3.0 err=40.0 llr=0.20 w=2 l=1 d=1 games=4 sprt=running",
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    let decision = "not taken: the SPRT did not accept it (+3.0 ± 40.0 (2-1-1) running, 300 \
+                    nodes per move)";
+    assert!(
+        out.contains(&format!("generation: decided: {decision}\n")),
+        "{out}"
+    );
+    assert!(!accepted.exists() && !gen.join("row.md").exists());
+    let state = std::fs::read_to_string(gen.join("state.txt")).expect("state");
+    assert!(
+        state.lines().any(|l| l == format!("decision {decision}")),
+        "{state}"
+    );
+    let (code, _, _) = decide(
+        &gen,
+        &data,
+        &candidate,
+        "result: elo=-60.0 err=20.0 llr=-3.10 w=1 l=9 d=2 games=12 sprt=rejected",
+    );
+    assert_eq!(code, 0);
+    let state = std::fs::read_to_string(gen.join("state.txt")).expect("state");
+    assert!(
+        state.contains("decision not taken: the SPRT rejected it (-60.0 ± 20.0 (1-9-2) rejected"),
+        "{state}"
+    );
+
+    // A report without the SPRT, or without a result line, decides nothing: one line.
+    for (result, says) in [
+        (
+            "result: elo=+3.0 err=40.0 llr=- w=2 l=1 d=1 games=4 sprt=off",
+            "merge the match with --sprt",
+        ),
+        ("status: half a report", "no result line"),
+    ] {
+        let (code, _, err) = decide(&gen, &data, &candidate, result);
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(says) && err.contains("report.txt"), "{err}");
+    }
+    std::fs::remove_dir_all(&root).ok();
+}
+
+#[test]
+fn seed_prints_the_default_seed_of_a_generation_from_the_net() {
+    let (_, checksum) = embedded();
+    let low = u64::from_str_radix(&checksum[8..], 16).expect("hex");
+    let (code, out, err) = tools(&["generation", "seed"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("{low}\n"));
+    let (code, _, err) = tools(&["generation", "seed", "--net", "/nonexistent/net.nnue"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("/nonexistent/net.nnue"), "{err}");
 }

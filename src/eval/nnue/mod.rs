@@ -12,7 +12,7 @@ pub use file::{Activation, NetError, Network};
 
 use std::sync::{Arc, OnceLock};
 
-/// The net file compiled into the binary: generation 2, H = 256 (docs/network.md, "Generations").
+/// The net file compiled into the binary: generation 3, H = 256 (docs/network.md, "Generations").
 const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("default.nnue"));
 
 /// Whether the network evaluates by default (`UseNNUE`): the embedded net beat the

@@ -8,17 +8,48 @@
 //! the current net's checksum) and records what it did in `state.txt`, so running the same
 //! command again continues where the last run stopped: datagen appends to its file, training
 //! resumes from its last checkpoint, matches from their results files.
+//!
+//! `generation decide` is the decision alone, for a generation whose stages ran elsewhere (the
+//! Slurm pipeline of docs/cluster.md), and `generation seed` prints the self-play seed a
+//! generation takes by default.
 
 mod child;
+mod decide;
+mod decision;
 mod stages;
 mod state;
 mod window;
 
 use crate::common::Failure;
+use crate::train::init;
+use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
 /// Environment variable naming the data directory (overrides the default).
 pub const DATA_DIR_VAR: &str = "PAO_DATA_DIR";
+
+/// Run one generation of the network, or decide one whose stages ran elsewhere.
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct GenerationCli {
+    #[command(subcommand)]
+    command: Option<GenerationCommand>,
+    #[command(flatten)]
+    run: GenerationArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum GenerationCommand {
+    /// Decides a generation from its files (data, trained net, the SPRT's merged report) with
+    /// the rule of `pao-tools generation`, and writes accepted.nnue and row.md when it accepts.
+    Decide(Box<decide::DecideArgs>),
+    /// Prints the self-play seed a generation from NET takes by default (from its checksum).
+    Seed {
+        /// The current net: a net file, or `embedded`.
+        #[arg(long, default_value = "embedded")]
+        net: String,
+    },
+}
 
 /// Run one generation of the network: data, training, screen, SPRT, the new net.
 #[derive(clap::Args, Debug, Clone)]
@@ -118,8 +149,34 @@ fn default_engine() -> PathBuf {
     beside.unwrap_or_else(|| PathBuf::from("pao"))
 }
 
+/// The body checksum of the net `net` names (a file, or `embedded`): the checksum its file's
+/// header carries (bytes 40-48), which names a generation's directory.
+pub fn checksum(net: &str) -> Result<u64, String> {
+    let bytes = init::load(net)?.to_bytes();
+    let mut c = [0u8; 8];
+    c.copy_from_slice(&bytes[40..48]);
+    Ok(u64::from_le_bytes(c))
+}
+
+/// The self-play seed of a generation from the net with this checksum, unless one is given:
+/// each generation plays new games.
+pub fn default_seed(checksum: u64) -> u64 {
+    checksum & 0xffff_ffff
+}
+
 /// Entry point.
-pub fn run(args: GenerationArgs) -> Result<(), Failure> {
+pub fn run(cli: GenerationCli) -> Result<(), Failure> {
+    match cli.command {
+        Some(GenerationCommand::Decide(args)) => decide::run(*args),
+        Some(GenerationCommand::Seed { net }) => {
+            println!("{}", default_seed(checksum(&net)?));
+            Ok(())
+        }
+        None => run_generation(cli.run),
+    }
+}
+
+fn run_generation(args: GenerationArgs) -> Result<(), Failure> {
     if !(args.minutes > 0.0 && args.minutes.is_finite()) {
         return Err(Failure::Usage(format!(
             "--minutes {} must be positive",

@@ -3,6 +3,7 @@
 //! (see child.rs) with the files of the generation's directory.
 
 use super::child::{self, Ended};
+use super::decision::{self, field, outcome, Facts};
 use super::state::State;
 use super::window;
 use super::GenerationArgs;
@@ -34,53 +35,6 @@ pub struct Generation {
     deadline: Instant,
 }
 
-/// The body checksum a net file's header carries (bytes 40-48).
-fn checksum(net: &Network) -> u64 {
-    let bytes = net.to_bytes();
-    let mut c = [0u8; 8];
-    c.copy_from_slice(&bytes[40..48]);
-    u64::from_le_bytes(c)
-}
-
-/// The fields of a `result: elo=X err=Y llr=Z w=W l=L d=D games=N sprt=V` line.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
-    /// Elo of the first engine, and its 95% error.
-    pub elo: f64,
-    /// The 95% error (infinite before any game).
-    pub err: f64,
-    /// Wins, losses, draws of the first engine.
-    pub wld: (u64, u64, u64),
-    /// `accepted`, `rejected`, `running` or `off`.
-    pub sprt: String,
-}
-
-/// Reads a match's `result:` line.
-pub fn outcome(line: &str) -> Option<Outcome> {
-    let field = |key: &str| {
-        line.split_whitespace()
-            .find_map(|w| w.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
-    };
-    let number = |key: &str| field(key).and_then(|v| v.parse::<f64>().ok());
-    let count = |key: &str| field(key).and_then(|v| v.parse::<u64>().ok());
-    Some(Outcome {
-        elo: number("elo")?,
-        err: number("err")?,
-        wld: (count("w")?, count("l")?, count("d")?),
-        sprt: field("sprt")?.to_string(),
-    })
-}
-
-impl Outcome {
-    /// `+X ± Y (W-L-D)`.
-    pub fn summary(&self) -> String {
-        format!(
-            "{:+.1} ± {:.1} ({}-{}-{})",
-            self.elo, self.err, self.wld.0, self.wld.1, self.wld.2
-        )
-    }
-}
-
 impl Generation {
     /// Opens (or creates) the directory of the generation that starts from `args.net`.
     pub fn open(
@@ -89,8 +43,7 @@ impl Generation {
         engine: PathBuf,
         program: PathBuf,
     ) -> Result<Generation, String> {
-        let net = init::load(&args.net)?;
-        let checksum = checksum(&net);
+        let checksum = super::checksum(&args.net)?;
         let dir = root.join(format!("gen-{checksum:016x}"));
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let mut state = State::load(&dir)?;
@@ -100,7 +53,7 @@ impl Generation {
         let spent = state.number("spent_seconds");
         let left = (args.minutes * 60.0 - spent).max(0.0);
         let threads = args.threads.unwrap_or_else(num_cpus::get).max(1);
-        let seed = args.seed.unwrap_or(checksum & 0xffff_ffff);
+        let seed = args.seed.unwrap_or(super::default_seed(checksum));
         Ok(Generation {
             args,
             root,
@@ -417,17 +370,11 @@ impl Generation {
             Ended::Finished(r) => r.and_then(|r| outcome(&r)),
         };
         let result = result.ok_or("the screen printed no result line (see screen.log)")?;
-        let line = format!(
-            "{} in {} games at {} nodes per move",
-            result.summary(),
-            result.wld.0 + result.wld.1 + result.wld.2,
-            self.args.screen_nodes
-        );
+        let (line, decision) = decision::screen(&result, self.args.screen_nodes);
         self.say(&format!("screen: {line}"));
         self.state.set("screen", &line)?;
-        if result.elo + result.err < 0.0 {
-            self.state
-                .set("decision", format!("rejected by the screen: {line}"))?;
+        if let Some(decision) = decision {
+            self.state.set("decision", decision)?;
         }
         Ok(true)
     }
@@ -453,75 +400,33 @@ impl Generation {
             Ended::Finished(r) => r.and_then(|r| outcome(&r)),
         };
         let result = result.ok_or("the SPRT printed no result line (see sprt.log)")?;
-        let limit = match self.args.sprt_nodes {
-            Some(n) => format!("{n} nodes per move"),
-            None => self.args.sprt_tc.clone(),
-        };
-        let line = format!("{} {}, {}", result.summary(), result.sprt, limit);
+        let limit = decision::sprt_limit(self.args.sprt_nodes, &self.args.sprt_tc);
+        let (line, decision) = decision::sprt(&result, &limit);
         self.say(&format!("sprt: {line}"));
         self.state.set("sprt", &line)?;
-        if result.sprt != "accepted" {
-            self.state.set(
-                "decision",
-                format!(
-                    "not taken: the SPRT {} it ({line})",
-                    match result.sprt.as_str() {
-                        "rejected" => "rejected",
-                        _ => "did not accept",
-                    }
-                ),
-            )?;
+        if let Some(decision) = decision {
+            self.state.set("decision", decision)?;
         }
         Ok(true)
     }
 
     /// The SPRT accepted the candidate: the new net with its provenance, and its row.
     fn decide(&mut self) -> Result<(), String> {
-        let candidate = self.path("candidate.nnue");
-        let mut net = Network::load(&candidate.display().to_string())
-            .map_err(|e| format!("{}: {e}", candidate.display()))?;
         let get = |k: &str| self.state.get(k).unwrap_or("-").to_string();
-        net.provenance = format!(
-            "{}; generation from {} (body checksum {:016x}): self-play {} positions, seed {}, {} \
-             nodes per move; screen {}; SPRT {}",
-            net.provenance,
-            crate::train::provenance::relative_path(&self.args.net, None),
-            self.checksum,
-            get("data_positions"),
-            self.seed,
-            self.args.nodes,
-            get("screen"),
-            get("sprt")
-        );
-        let accepted = self.path("accepted.nnue");
-        std::fs::write(&accepted, net.to_bytes())
-            .map_err(|e| format!("{}: {e}", accepted.display()))?;
-        let row = format!(
-            "| {date} | {data} positions of self-play by the current net ({nodes} nodes/move, seed \
-             {seed}, {data_min:.0} min) + window: {window} | {shape}, {kib} KiB | {epochs} epochs \
-             warm-started from {from}, {train_min:.1} min, val loss {val} | screen: {screen}; \
-             SPRT: {sprt} |\n",
-            date = crate::common::date::today().replace('.', "-"),
-            data = get("data_positions"),
-            nodes = self.args.nodes,
-            seed = self.seed,
-            data_min = self.state.number("data_seconds") / 60.0,
-            window = get("window")
-                .split(',')
-                .map(|e| e.rsplit('/').next().unwrap_or(e).to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            shape = init::shape(net.features, net.hidden, net.activation),
-            kib = net.to_bytes().len() / 1024,
-            epochs = self.args.epochs,
-            from = self.args.net,
-            train_min = self.state.number("train_seconds") / 60.0,
-            val = field(&net.provenance, "val loss ").unwrap_or("-"),
-            screen = get("screen"),
-            sprt = get("sprt"),
-        );
-        std::fs::write(self.path("row.md"), &row)
-            .map_err(|e| format!("{}: {e}", self.path("row.md").display()))?;
+        let facts = Facts {
+            net: self.args.net.clone(),
+            checksum: self.checksum,
+            seed: self.seed,
+            nodes: self.args.nodes,
+            data_positions: get("data_positions"),
+            data_minutes: self.state.number("data_seconds") / 60.0,
+            window: get("window"),
+            epochs: self.args.epochs,
+            train_minutes: self.state.number("train_seconds") / 60.0,
+            screen: get("screen"),
+            sprt: get("sprt"),
+        };
+        let accepted = decision::accept(&self.dir, &self.path("candidate.nnue"), &facts)?;
         self.state
             .set("decision", format!("accepted: {}", accepted.display()))?;
         self.say(&format!(
@@ -551,39 +456,12 @@ fn last_checkpoint(dir: &Path) -> Option<PathBuf> {
         .map(|(_, p)| p)
 }
 
-/// The word after `key` in a provenance text (up to the next `;`).
-fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
-    let rest = &text[text.find(key)? + key.len()..];
-    Some(rest.split(';').next().unwrap_or(rest).trim())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn result_lines_are_read_and_summarised() {
-        let o = outcome("result: elo=+12.5 err=30.1 llr=1.2 w=40 l=30 d=30 games=100 sprt=running")
-            .expect("a result");
-        assert_eq!(o.elo, 12.5);
-        assert_eq!(o.wld, (40, 30, 30));
-        assert_eq!(o.sprt, "running");
-        assert_eq!(o.summary(), "+12.5 ± 30.1 (40-30-30)");
-        assert_eq!(
-            outcome("result: elo=+1.0 err=inf llr=- w=0 l=0 d=0 games=0 sprt=off").map(|o| o.err),
-            Some(f64::INFINITY)
-        );
-        assert_eq!(outcome("status: nothing"), None);
-    }
-
-    #[test]
-    fn provenance_fields_and_checkpoints() {
-        assert_eq!(
-            field("a; K 263.4; val loss 0.009253; init x", "val loss "),
-            Some("0.009253")
-        );
-        assert_eq!(field("a; val loss 0.1", "val loss "), Some("0.1"));
-        assert_eq!(field("a", "val loss "), None);
+    fn the_last_checkpoint() {
         let dir = std::env::temp_dir().join(format!("pao-gen-ckpt-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         assert_eq!(last_checkpoint(&dir), None);

@@ -9,10 +9,13 @@ use pao::eval::nnue::features::INPUTS;
 use pao::eval::nnue::FeatureSet;
 use rayon::prelude::*;
 
-/// The inputs the trainer sees: the net's feature set and, when `factorised`, one more
-/// plain feature per piece (INPUTS more rows after the set's own), shared by every bucket
-/// of that piece and square. Export folds the shared rows into each bucket's, so the engine
-/// never sees them: the buckets learn what they have in common from every position.
+/// The inputs the trainer sees: the net's feature set and, when `factorised`, INPUTS more
+/// rows of W (and entries of P) after the set's own, one per plain feature, shared by every
+/// bucket of that piece and square. The factoriser works in weight space: a position reads
+/// only its bucket features, each through its row plus its shared row (the training passes
+/// add the two once per batch), so the buckets learn what they have in common from every
+/// position at no cost per position. Export folds the shared rows into each bucket's, so the
+/// engine never sees them.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Inputs {
     /// The net's feature set.
@@ -40,20 +43,12 @@ impl Inputs {
     pub fn count(self) -> usize {
         self.set.inputs() + if self.factorised { INPUTS } else { 0 }
     }
-
-    /// The same inputs without the shared rows (what the exported net reads).
-    pub fn exported(self) -> Inputs {
-        Inputs {
-            factorised: false,
-            ..self
-        }
-    }
 }
 
 /// Most pieces on a board.
 pub const MAX_PIECES: usize = 32;
-/// Most active features per perspective: one per piece, twice that when factorised.
-pub const MAX_ACTIVE: usize = 2 * MAX_PIECES;
+/// Most active features per perspective: one per piece.
+pub const MAX_ACTIVE: usize = MAX_PIECES;
 
 /// The positions to learn from and those to check against.
 pub struct Split {
@@ -106,8 +101,8 @@ pub fn target(record: &Record, wdl: f32, k: f32) -> f32 {
 }
 
 /// The active features of `record` for `inputs` from the side to move's view (`us`) and the
-/// other side's (`them`), of the board mirrored left-right when `mirror`; factorised inputs
-/// add each feature's shared plain row after the set's own. Returns how many there are.
+/// other side's (`them`), of the board mirrored left-right when `mirror` (the set's features
+/// only: shared rows are read through them). Returns how many there are.
 pub fn features(
     record: &Record,
     mirror: bool,
@@ -127,7 +122,6 @@ pub fn features(
     }
     let frame = |c: Color| inputs.set.frame(c, generals[c.index()]);
     let (frame_us, frame_them) = (frame(side), frame(side.flip()));
-    let shared = inputs.set.inputs();
     let mut n = 0;
     for (piece, sq) in pieces.into_iter().flatten() {
         let a = FeatureSet::index(frame_us, side, piece, sq);
@@ -135,14 +129,8 @@ pub fn features(
         us[n] = a as u16;
         them[n] = b as u16;
         n += 1;
-        if inputs.factorised {
-            us[n] = (shared + FeatureSet::factor(a)) as u16;
-            them[n] = (shared + FeatureSet::factor(b)) as u16;
-            n += 1;
-        }
     }
-    debug_assert!(n <= MAX_ACTIVE && inputs.count() <= u16::MAX as usize + 1);
-    debug_assert!(!inputs.factorised || INPUTS + shared == inputs.count());
+    debug_assert!(n <= MAX_ACTIVE && inputs.set.inputs() <= u16::MAX as usize + 1);
     n
 }
 

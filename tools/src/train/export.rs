@@ -18,7 +18,8 @@ fn quantise_all(values: &[f32], factor: f32) -> Vec<i16> {
 }
 
 /// The first layer and the PSQT weights as the engine reads them: factorised, each bucket's
-/// row plus its shared plain row (clipped like any weight); otherwise as trained.
+/// row plus its shared plain row; otherwise as trained. The optimiser keeps each such sum
+/// within ±CLIP; the clamp here only catches the last bit of its rounding.
 fn folded(net: &FloatNet) -> (Vec<f32>, Vec<f32>) {
     let (l, h, p) = (net.layout(), net.hidden, &net.params);
     let rows = net.inputs.set.inputs();

@@ -5,7 +5,7 @@
 //! trainer.rs the epoch loop with validation and checkpoints, init.rs the warm start from a
 //! net file, export.rs the quantisation,
 //! provenance.rs the net's provenance line, args.rs the command line, synth.rs synthetic data
-//! for tests and timing.
+//! for tests and timing, simd.rs the portable and AVX2 builds of the hot loops.
 
 pub mod args;
 pub mod checkpoint;
@@ -16,6 +16,7 @@ pub mod kfit;
 pub mod network;
 pub mod optimiser;
 pub mod provenance;
+pub mod simd;
 pub mod synth;
 pub mod trainer;
 
@@ -44,7 +45,6 @@ fn quantisation_error(net: &FloatNet, quantised: &pao::eval::nnue::Network, spli
     for r in records.iter().step_by(step) {
         let count = features(r, false, net.inputs, &mut us, &mut them);
         let float = net.evaluate(&us[..count], &them[..count]) as f64 * SCALE as f64;
-        let count = features(r, false, net.inputs.exported(), &mut us, &mut them);
         let int = export::quantised_eval(quantised, &us[..count], &them[..count]) as f64;
         sum += (float - int).abs();
         n += 1;
@@ -164,5 +164,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     pool.install(|| train(&o))
 }
 
+#[cfg(test)]
+mod factoriser_tests;
 #[cfg(test)]
 mod tests;

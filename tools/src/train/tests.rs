@@ -296,7 +296,6 @@ fn the_quantised_net_computes_the_float_function() {
             let (mut us, mut them) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
             let n = features(&record, false, inputs, &mut us, &mut them);
             let float = net.evaluate(&us[..n], &them[..n]) as f64 * SCALE as f64;
-            let n = features(&record, false, inputs.exported(), &mut us, &mut them);
             let int = quantised_eval(&quantised, &us[..n], &them[..n]) as f64;
             // The truncation costs up to 1 cp; the f32 sums' rounding a little more when
             // factorised (twice the features).

@@ -1,5 +1,5 @@
 //! The training loop: epochs of shuffled mini-batches, the learning-rate schedule, AdamW with
-//! clipping, validation after each epoch, a checkpoint after each epoch, and `--resume`.
+//! clipping (one pass), validation after each epoch, a checkpoint after each epoch, and `--resume`.
 
 use super::args::Options;
 use super::checkpoint::Checkpoint;
@@ -133,8 +133,6 @@ pub fn train(
     let mut state = start(o, split, k, resume)?;
     std::fs::create_dir_all(&o.checkpoint_dir).map_err(|e| format!("{}: {e}", o.checkpoint_dir))?;
     let layout = state.net.layout();
-    let decays =
-        |i: usize| i < layout.ft_bias || (layout.out_weights..layout.out_bias).contains(&i);
     let steps_per_epoch = split.train.len().div_ceil(o.batch) as u64;
     let total_steps = steps_per_epoch * o.epochs as u64;
     let mut ws = Workspace::new(&state.net, o.threads);
@@ -163,8 +161,7 @@ pub fn train(
             }
             state
                 .adam
-                .step(&mut state.net.params, &ws.grad, lr, o.weight_decay, decays);
-            state.net.clip();
+                .step(&mut state.net, &ws.grad, lr, o.weight_decay);
             state.steps += 1;
             loss_sum += loss * picks.len() as f64;
             bar.inc(picks.len() as u64);
