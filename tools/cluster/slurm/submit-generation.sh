@@ -106,13 +106,9 @@ cp "$OPENINGS" "$OUT/openings.txt"
 GEN_SUBMITTED="$(date +%s)"
 export GEN_SUBMITTED
 
-# The current net: datagen, train and the engine load it unless it is the embedded one.
+# The current net: datagen and train load it unless it is the embedded one.
 evalfile=()
-current=()
-if [ "$NET" != embedded ]; then
-    evalfile=(--evalfile "$NET")
-    current=("option.EvalFile=$NET")
-fi
+if [ "$NET" != embedded ]; then evalfile=(--evalfile "$NET"); fi
 hidden=()
 if [ -n "${HIDDEN:-}" ]; then hidden=(--hidden "$HIDDEN"); fi
 if [ -n "${SPRT_NODES:-}" ]; then
@@ -125,14 +121,13 @@ fi
 decide_window=()
 if [ "${#window[@]}" -gt 0 ]; then decide_window=(--window "${window[@]}"); fi
 
-# The SPRT as `pao-tools generation` plays it (tools/src/generation/stages.rs): the new net
-# first, each engine with one thread, no book and HASH MiB, the balanced openings, resignation
-# and draw adjudication; MATCH_SHARDS shards of PAIRS game pairs.
-match=(--engine name=candidate "cmd=$PAO" "option.EvalFile=$OUT/candidate.nnue"
-    --engine name=current "cmd=$PAO" "${current[@]}"
-    --each option.Threads=1 "option.Hash=$HASH" option.PinThreads=false option.OwnBook=false
-    --openings "$OUT/openings.txt" --resign score=600 count=4
-    --draw movenumber=40 score=10 count=8 --games "$((2 * PAIRS * MATCH_SHARDS))" "${limit[@]}")
+# The SPRT as `pao-tools generation` plays it, its pairing printed by the same code: the new
+# net first, each engine with one thread, no book and HASH MiB, the balanced openings,
+# resignation and draw adjudication; MATCH_SHARDS shards of PAIRS game pairs.
+pairing="$("$tools" generation match-args --engine "$PAO" --candidate "$OUT/candidate.nnue" \
+    --net "$NET" --hash "$HASH" --openings "$OUT/openings.txt" 2>&1)" || fail "$pairing"
+mapfile -t match <<<"$pairing"
+match+=(--games "$((2 * PAIRS * MATCH_SHARDS))" "${limit[@]}")
 
 # shellcheck disable=SC2086 # the *_ARGS variables hold several arguments
 data=$(export OUT="$OUT/data"; submit_array "${DATAGEN_SBATCH:-}" datagen.sbatch \

@@ -10,12 +10,13 @@
 //! resumes from its last checkpoint, matches from their results files.
 //!
 //! `generation decide` is the decision alone, for a generation whose stages ran elsewhere (the
-//! Slurm pipeline of docs/cluster.md), and `generation seed` prints the self-play seed a
-//! generation takes by default.
+//! Slurm pipeline of docs/cluster.md), `generation seed` prints the self-play seed a
+//! generation takes by default, and `generation match-args` the arguments of its matches.
 
 mod child;
 mod decide;
 mod decision;
+mod pairing;
 mod stages;
 mod state;
 mod window;
@@ -48,6 +49,25 @@ enum GenerationCommand {
         /// The current net: a net file, or `embedded`.
         #[arg(long, default_value = "embedded")]
         net: String,
+    },
+    /// Prints the `pao-tools match` arguments of the screen's and the SPRT's pairing (engines,
+    /// options, openings, adjudication), one per line, for scripts that play them elsewhere.
+    MatchArgs {
+        /// The engine program both sides run.
+        #[arg(long)]
+        engine: String,
+        /// The candidate net file.
+        #[arg(long)]
+        candidate: String,
+        /// The current net: a net file, or `embedded`.
+        #[arg(long, default_value = "embedded")]
+        net: String,
+        /// Table size of each engine, MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// The openings file.
+        #[arg(long)]
+        openings: String,
     },
 }
 
@@ -172,6 +192,19 @@ pub fn run(cli: GenerationCli) -> Result<(), Failure> {
             println!("{}", default_seed(checksum(&net)?));
             Ok(())
         }
+        Some(GenerationCommand::MatchArgs {
+            engine,
+            candidate,
+            net,
+            hash,
+            openings,
+        }) => Ok(pairing::print(&pairing::Pairing {
+            engine: &engine,
+            candidate: &candidate,
+            net: &net,
+            hash,
+            openings: &openings,
+        })?),
         None => run_generation(cli.run),
     }
 }

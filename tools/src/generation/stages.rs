@@ -4,6 +4,7 @@
 
 use super::child::{self, Ended};
 use super::decision::{self, field, outcome, Facts};
+use super::pairing::Pairing;
 use super::state::State;
 use super::window;
 use super::GenerationArgs;
@@ -312,43 +313,22 @@ impl Generation {
             std::fs::write(&openings, OPENINGS)
                 .map_err(|e| format!("{}: {e}", openings.display()))?;
         }
-        let engine = self.engine.display().to_string();
-        // The engine plays with its embedded net unless told to load another.
-        let current =
-            (self.args.net != init::EMBEDDED).then(|| format!("option.EvalFile={}", self.args.net));
-        Ok([
-            "match".into(),
-            "--engine".into(),
-            "name=candidate".into(),
-            format!("cmd={engine}"),
-            format!("option.EvalFile={}", self.path("candidate.nnue").display()),
-            "--engine".into(),
-            "name=current".into(),
-            format!("cmd={engine}"),
-        ]
-        .into_iter()
-        .chain(current)
-        .chain([
-            "--each".into(),
-            "option.Threads=1".into(),
-            format!("option.Hash={}", self.args.hash),
-            "option.PinThreads=false".into(),
-            "option.OwnBook=false".into(),
-            "--openings".into(),
-            openings.display().to_string(),
+        let pairing = Pairing {
+            engine: &self.engine.display().to_string(),
+            candidate: &self.path("candidate.nnue").display().to_string(),
+            net: &self.args.net,
+            hash: self.args.hash,
+            openings: &openings.display().to_string(),
+        };
+        let mut args = vec!["match".to_string()];
+        args.extend(pairing.args());
+        args.extend([
             "--concurrency".into(),
             self.threads.to_string(),
-            "--resign".into(),
-            "score=600".into(),
-            "count=4".into(),
-            "--draw".into(),
-            "movenumber=40".into(),
-            "score=10".into(),
-            "count=8".into(),
             "--resume".into(),
             self.path(results).display().to_string(),
-        ])
-        .collect())
+        ]);
+        Ok(args)
     }
 
     /// A fixed-node match; the generation ends here when the candidate is clearly worse (the
