@@ -81,7 +81,7 @@ fn sbatch_scripts_on_a_single_node_slurm_merge_exactly() {
         "slurm test: match: 4 shards (array job ",
         "SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05: LLR ",
         "slurm test: generation: jobs ",
-        ": decision accepted: ",
+        ": decision not taken: the SPRT did not accept it (",
         "slurm test: passed\n",
     ] {
         assert!(stdout.contains(line), "no '{line}' in\n{stdout}");
