@@ -109,6 +109,10 @@ pub struct GenerationArgs {
     /// Most positions in the training window (whole files are added while below it).
     #[arg(long, default_value_t = 10_000_000)]
     pub window_positions: u64,
+    /// Most earlier data files in the window, newest first (data played by nets two
+    /// generations back made a weaker net; 0: this generation's data alone).
+    #[arg(long, default_value_t = 1)]
+    pub window_files: usize,
     /// Hidden neurons of the new net (default: the current net's; more widens it).
     #[arg(long)]
     pub hidden: Option<usize>,

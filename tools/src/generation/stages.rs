@@ -244,9 +244,8 @@ impl Generation {
         }
         let mut notes = Vec::new();
         let own = self.path("data.bin");
-        let chosen = window::choose(&own, &others, self.args.window_positions, &mut |n| {
-            notes.push(n)
-        })?;
+        let (limit, files) = (self.args.window_positions, self.args.window_files);
+        let chosen = window::choose(&own, &others, limit, files, &mut |n| notes.push(n))?;
         for n in notes {
             self.say(&format!("window: {n}"));
         }

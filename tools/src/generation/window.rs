@@ -1,5 +1,7 @@
 //! The training window: this generation's data first, then whatever data of earlier
-//! generations is still on the machine, newest first, until the window holds its positions.
+//! generations is still on the machine, newest first, until the window holds its positions or
+//! its files (by default one earlier file: data played by nets two generations back made a
+//! weaker net, docs/network.md).
 //! Earlier data is a bonus, never a requirement: a file that is missing or broken is left out
 //! with a note, and the window is never empty while this generation has data.
 
@@ -29,11 +31,12 @@ pub fn positions(path: &Path) -> Result<u64, String> {
 
 /// The window: `own` (this generation's data) first, then `others` newest first (by the time
 /// they were last written), adding whole files while the window holds fewer than `limit`
-/// positions. Notes on files left out go to `note`.
+/// positions and fewer than `files` of them. Notes on files left out go to `note`.
 pub fn choose(
     own: &Path,
     others: &[PathBuf],
     limit: u64,
+    files: usize,
     note: &mut dyn FnMut(String),
 ) -> Result<Vec<Entry>, String> {
     let mut window = vec![Entry {
@@ -50,7 +53,7 @@ pub fn choose(
     dated.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     let mut total = window[0].positions;
     for (_, path) in dated {
-        if total >= limit {
+        if total >= limit || window.len() > files {
             note(format!("left out {}: the window is full", path.display()));
             continue;
         }
@@ -102,7 +105,7 @@ mod tests {
             dir.join("gone.bin"),
         ];
         let mut notes = Vec::new();
-        let w = choose(&own, &others, 25, &mut |n| notes.push(n)).expect("window");
+        let w = choose(&own, &others, 25, 5, &mut |n| notes.push(n)).expect("window");
         let names: Vec<(PathBuf, u64)> = w.iter().map(|e| (e.path.clone(), e.positions)).collect();
         assert_eq!(names, vec![(own.clone(), 10), (new.clone(), 20)]);
         assert_eq!(notes.len(), 3, "{notes:?}");
@@ -117,8 +120,18 @@ mod tests {
                 .any(|n| n.contains("broken.bin") && n.contains("magic")),
             "{notes:?}"
         );
-        let all = choose(&own, &others, 1000, &mut |_| {}).expect("window");
+        let all = choose(&own, &others, 1000, 5, &mut |_| {}).expect("window");
         assert_eq!(all.iter().map(|e| e.positions).sum::<u64>(), 60);
+        // One earlier file at most: the newest that reads.
+        let mut notes = Vec::new();
+        let one = choose(&own, &others, 1000, 1, &mut |n| notes.push(n)).expect("window");
+        let names: Vec<&Path> = one.iter().map(|e| e.path.as_path()).collect();
+        assert_eq!(names, vec![own.as_path(), new.as_path()]);
+        assert!(notes
+            .iter()
+            .any(|n| n.contains("old.bin") && n.contains("full")));
+        let none = choose(&own, &others, 1000, 0, &mut |_| {}).expect("window");
+        assert_eq!(none.len(), 1);
         std::fs::remove_dir_all(&dir).ok();
     }
 }
