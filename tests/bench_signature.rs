@@ -5,7 +5,7 @@
 
 use pao::bench::{parse_fens, run, BenchOptions, BENCH_FENS, DEFAULT_DEPTH};
 
-const SIGNATURE: u64 = 3_759_097;
+const SIGNATURE: u64 = 3_483_707;
 
 #[test]
 fn bench_signature() {

@@ -253,11 +253,11 @@ fn the_embedded_net_has_a_clean_provenance() {
     );
 }
 
-/// Generation 3's net keeps its weights bit for bit: the checksum of the file's body is the one
+/// Generation 4's net keeps its weights bit for bit: the checksum of the file's body is the one
 /// it was embedded with, and its provenance names the net it was warm-started from (generation
-/// 2's, body checksum 18f9a26d0a286086), its data and the SPRT that accepted it.
+/// 3's, body checksum 5e8c210218992a24), its data and the SPRT that accepted it.
 #[test]
-fn the_embedded_net_keeps_generation_3s_weights() {
+fn the_embedded_net_keeps_generation_4s_weights() {
     use pao::eval::nnue::file::{fnv1a, HEADER_SIZE};
     let Some(net) = pao::eval::nnue::embedded() else {
         println!("skipped: this build embeds no net");
@@ -267,11 +267,11 @@ fn the_embedded_net_keeps_generation_3s_weights() {
     assert_eq!(net.hidden, 256);
     assert_eq!(
         fnv1a(&bytes[HEADER_SIZE + net.provenance.len()..]),
-        0x5e8c_2102_1899_2a24
+        0xca78_730b_d25d_485f
     );
     assert!(net
         .provenance
-        .contains("init embedded (body checksum 18f9a26d0a286086)"));
-    assert!(net.provenance.contains("data: 5264200 positions"));
+        .contains("init embedded (body checksum 5e8c210218992a24)"));
+    assert!(net.provenance.contains("data: 3172152 positions"));
     assert!(net.provenance.contains("accepted"), "{}", net.provenance);
 }

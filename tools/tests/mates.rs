@@ -58,11 +58,11 @@ fn find_plays_out_games_and_keeps_the_solved_mates() {
     // The mates the embedded net's game walks into, each as `mates solve` proves it.
     assert_eq!(
         lines[1],
-        "9/4ak3/3P5/3N5/9/9/9/9/4K4/2B6 w - - 0 1\t5\td7d8 d7e7\tself-play endgames seed 2 game 1 ply 8"
+        "3a1k1N1/9/3aP4/9/9/9/9/4B4/3K5/9 w - - 0 1\t5\te7d7\tself-play endgames seed 2 game 1 ply 8"
     );
     assert_eq!(
         lines[2],
-        "3a5/5k3/4P4/3N5/9/9/9/9/4K4/2B6 w - - 0 1\t4\tc0a2 e1d1 e1e2 e1e0 d6e8 d6f7 d6b5 e7f7\tself-play endgames seed 2 game 1 ply 10"
+        "5k1N1/4a4/3P5/9/9/9/9/4B4/3K5/9 w - - 0 1\t4\td7d8 d7e7\tself-play endgames seed 2 game 1 ply 10"
     );
 }
 
