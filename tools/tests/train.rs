@@ -399,3 +399,94 @@ fn zero_epochs_from_the_embedded_net_write_its_weights_back_and_other_shapes_are
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The validation loss printed at the end of a run (`validation loss of the net written: X on
+/// N positions`): X and N.
+fn written_loss(out: &str) -> (String, usize) {
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("validation loss of the net written: "))
+        .unwrap_or_else(|| panic!("no validation line in {out}"));
+    let mut words = line.split_whitespace();
+    let loss = words.next().expect("a loss").to_string();
+    let n = words.nth(1).and_then(|n| n.parse().ok()).expect("a count");
+    (loss, n)
+}
+
+#[test]
+fn a_common_validation_set_measures_nets_trained_on_other_data() {
+    let dir = temp_dir("val-data");
+    let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    for (name, n, seed) in [
+        ("a.bin", "2000", "1"),
+        ("b.bin", "1000", "2"),
+        ("c.bin", "1500", "3"),
+    ] {
+        let (code, _, err) = tools(&[
+            "synth-data",
+            "--positions",
+            n,
+            "--seed",
+            seed,
+            "--out",
+            &p(name),
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let val = p("b.bin");
+    let train = |data: &str, extra: &[&str], out: &str| {
+        let out = p(out);
+        let mut args = vec![
+            "train",
+            "--data",
+            data,
+            "--val-data",
+            &val,
+            "--hidden",
+            "32",
+            "--k",
+            "200",
+            "--threads",
+            "1",
+            "--out",
+            &out,
+        ];
+        args.extend(extra);
+        let (code, stdout, err) = tools(&args);
+        assert_eq!(code, 0, "{stdout}\n{err}");
+        stdout
+    };
+    // The training file is used whole; every position of the other file validates.
+    let out = train(&p("a.bin"), &["--epochs", "1"], "n.nnue");
+    assert!(
+        out.contains("data: 2000 positions in 1 file(s): 2000 training, 1000 validation"),
+        "{out}"
+    );
+    assert_eq!(written_loss(&out).1, 1000);
+    let net = Network::load(&p("n.nnue")).expect("loads");
+    assert!(
+        net.provenance.contains("; validated on "),
+        "{}",
+        net.provenance
+    );
+    assert!(net.provenance.contains("b.bin"), "{}", net.provenance);
+    check_provenance(&net.provenance, &dir);
+    // A net measured on the set without training: the same loss whatever the training files.
+    let init = p("n.nnue");
+    let zero = ["--epochs", "0", "--init", init.as_str()];
+    let on_a = written_loss(&train(&p("a.bin"), &zero, "a0.nnue"));
+    let on_c = written_loss(&train(&p("c.bin"), &zero, "c0.nnue"));
+    assert_eq!(on_a, on_c);
+    assert!(on_a.0.parse::<f64>().expect("a number") > 0.0);
+    let (code, _, err) = tools(&[
+        "train",
+        "--data",
+        &p("a.bin"),
+        "--val-data",
+        &p("nothing.bin"),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("nothing.bin"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -43,6 +43,9 @@ pub struct Options {
     pub out: String,
     /// Share of each file (its last games) held out for validation.
     pub val_fraction: f64,
+    /// Files validated on instead (whole), so that nets trained on different data are
+    /// compared on one set; the training files are then used whole.
+    pub val_data: Vec<String>,
     /// Where a checkpoint is written after each epoch.
     pub checkpoint_dir: String,
     /// A checkpoint to continue from.
@@ -86,6 +89,8 @@ pub fn usage() -> String {
      \x20 --threads N           worker threads (default: all cores)\n\
      \x20 --seed N              seed for initialisation, shuffling, mirroring (default 1)\n\
      \x20 --val-fraction F      last share of each file held out for validation (default 0.05)\n\
+     \x20 --val-data FILE...    validate on these files instead (nets trained on different data\n\
+     \x20                       compared on one set; --epochs 0 --init NET only measures NET)\n\
      \x20 --checkpoint-dir DIR  checkpoint after each epoch (default OUT.checkpoints)\n\
      \x20 --init NET            start from a net file's weights (`embedded`: the engine's own);\n\
      \x20                       a larger --hidden widens it (new neurons start silent)\n\
@@ -141,6 +146,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         seed: 1,
         out: "net.bin".into(),
         val_fraction: 0.05,
+        val_data: Vec::new(),
         checkpoint_dir: String::new(),
         resume: None,
         init: None,
@@ -166,13 +172,18 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             factorise &= flag != "--no-factoriser";
             continue;
         }
-        if flag == "--data" {
+        if flag == "--data" || flag == "--val-data" {
+            let files = if flag == "--data" {
+                &mut o.data
+            } else {
+                &mut o.val_data
+            };
             while i < args.len() && !args[i].starts_with("--") {
-                o.data.push(args[i].clone());
+                files.push(args[i].clone());
                 i += 1;
             }
-            if o.data.is_empty() {
-                return Err("--data needs at least one file".into());
+            if files.is_empty() {
+                return Err(format!("{flag} needs at least one file"));
             }
             continue;
         }

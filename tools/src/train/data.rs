@@ -88,6 +88,19 @@ pub fn load(paths: &[String], val_fraction: f64) -> Result<Split, String> {
     Ok(split)
 }
 
+/// Loads the training files whole and validates on every position of `val_paths` instead.
+pub fn load_with_validation(paths: &[String], val_paths: &[String]) -> Result<Split, String> {
+    let mut split = load(paths, 0.0)?;
+    for path in val_paths {
+        let records = read_file(path).map_err(|e| e.0)?;
+        if records.is_empty() {
+            return Err(format!("{path}: no positions in the file"));
+        }
+        split.val.extend(records);
+    }
+    Ok(split)
+}
+
 /// The logistic function.
 #[inline]
 pub fn sigmoid(x: f32) -> f32 {

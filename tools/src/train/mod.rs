@@ -84,7 +84,11 @@ fn train(o: &Options) -> Result<(), String> {
     let init_words = resolve_init(&mut o)?;
     let o = &o;
     let resume = o.resume.as_deref().map(Checkpoint::load).transpose()?;
-    let split = data::load(&o.data, o.val_fraction)?;
+    let split = if o.val_data.is_empty() {
+        data::load(&o.data, o.val_fraction)?
+    } else {
+        data::load_with_validation(&o.data, &o.val_data)?
+    };
     let total: usize = split.files.iter().map(|f| f.1).sum();
     println!(
         "data: {total} positions in {} file(s): {} training, {} validation",
@@ -132,6 +136,10 @@ fn train(o: &Options) -> Result<(), String> {
         .collect();
     let val = trainer::validation_loss(&trained.net, &split, o, k)
         .map_or("-".to_string(), |v| format!("{v:.6}"));
+    println!(
+        "validation loss of the net written: {val} on {} positions (K {k:.1})",
+        split.val.len()
+    );
     let provenance = format!(
         "pao-tools train; commit {}; command: {}; data: {total} positions ({}); seed {}; epochs {}; K {k:.1}; val loss {val}{}",
         provenance::commit(),
@@ -141,6 +149,17 @@ fn train(o: &Options) -> Result<(), String> {
         o.epochs,
         init_words.map_or(String::new(), |w| format!("; {w}"))
     );
+    let provenance = match o.val_data.is_empty() {
+        true => provenance,
+        false => {
+            let on: Vec<String> = o
+                .val_data
+                .iter()
+                .map(|f| provenance::relative_path(f, cwd.as_deref()))
+                .collect();
+            format!("{provenance}; validated on {}", on.join(", "))
+        }
+    };
     let net = export::quantise(&trained.net, provenance);
     std::fs::write(&o.out, net.to_bytes()).map_err(|e| format!("{}: {e}", o.out))?;
     println!(
