@@ -400,12 +400,12 @@ fn zero_epochs_from_the_embedded_net_write_its_weights_back_and_other_shapes_are
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The validation loss printed at the end of a run (`validation loss of the net written: X on
+/// The validation loss printed at the end of a run (`validation loss at the end: X on
 /// N positions`): X and N.
 fn written_loss(out: &str) -> (String, usize) {
     let line = out
         .lines()
-        .find_map(|l| l.strip_prefix("validation loss of the net written: "))
+        .find_map(|l| l.strip_prefix("validation loss at the end: "))
         .unwrap_or_else(|| panic!("no validation line in {out}"));
     let mut words = line.split_whitespace();
     let loss = words.next().expect("a loss").to_string();

@@ -137,7 +137,7 @@ fn train(o: &Options) -> Result<(), String> {
     let val = trainer::validation_loss(&trained.net, &split, o, k)
         .map_or("-".to_string(), |v| format!("{v:.6}"));
     println!(
-        "validation loss of the net written: {val} on {} positions (K {k:.1})",
+        "validation loss at the end: {val} on {} positions (K {k:.1})",
         split.val.len()
     );
     let provenance = format!(
