@@ -204,14 +204,33 @@ fn isready_after_a_clear_and_a_search_after_it() {
     let (best, lines) = e.read_until("bestmove", |l| l.starts_with("bestmove"));
     assert!(bestmove_of(&best).is_some());
     let ready = lines.iter().position(|l| l == "readyok").expect("readyok");
-    // A search after the clear starts from an empty table.
     let first = lines
         .iter()
-        .find(|l| l.starts_with("info depth 1"))
+        .position(|l| l.starts_with("info depth 1"))
         .expect("depth 1");
-    assert!(lines.iter().position(|l| l == first).expect("pos") > ready);
-    assert_eq!(field(first, "hashfull"), Some("0"));
+    assert!(first > ready, "{lines:?}");
     e.send("setoption name Clear Hash");
     e.send("isready");
     e.expect_exact("readyok");
+    // A search after the clear starts afresh: on one thread it counts the nodes of an engine
+    // that has searched nothing before (a table left full would cut some of them).
+    let nodes = |e: &mut Engine| {
+        e.send("position startpos moves h2e2");
+        e.send("go depth 6");
+        let (_, lines) = e.expect_prefix("bestmove");
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth 6 "))
+            .expect("a depth-6 line");
+        field(last, "nodes").expect("nodes").to_string()
+    };
+    let mut fresh = Engine::uci(1);
+    fresh.send("setoption name Hash value 64");
+    let want = nodes(&mut fresh);
+    e.send("setoption name Threads value 1");
+    e.send("go depth 7");
+    e.expect_prefix("bestmove");
+    e.send("ucinewgame");
+    assert_eq!(nodes(&mut e), want);
 }

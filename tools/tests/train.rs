@@ -108,7 +108,7 @@ fn a_small_run_writes_a_loadable_net_and_resumes_to_the_same_weights() {
     let (code, out, err) = tools(&whole);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 6, "{out}");
+    assert_eq!(lines.len(), 7, "{out}");
     assert!(
         lines[0].starts_with("data: 4000 positions in 1 file(s): "),
         "{out}"
@@ -118,7 +118,12 @@ fn a_small_run_writes_a_loadable_net_and_resumes_to_the_same_weights() {
     assert!(lines[3].starts_with("epoch 2/2: train loss "), "{out}");
     assert!(lines[4].starts_with("trained 2 epoch(s) in "), "{out}");
     assert!(
-        lines[5].starts_with(&format!(
+        lines[5].starts_with("validation loss at the end: ")
+            && lines[5].ends_with(" on 161 positions (K 231.8)"),
+        "{out}"
+    );
+    assert!(
+        lines[6].starts_with(&format!(
             "wrote {} (plain features, hidden 32, SquaredClippedRelu)",
             p("a.bin")
         )),
