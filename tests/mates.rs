@@ -156,4 +156,16 @@ fn the_engine_ends_a_timed_search_at_the_proven_mate() {
         .find(|l| l.contains(" score "))
         .expect("info");
     assert!(last.contains("score mate 5 "), "{last}");
+    // The switch `mate_proofs` off: the same clock keeps the plain rule too.
+    e.send("setoption name SearchSwitches value -mate_proofs");
+    e.send("ucinewgame");
+    e.send(&format!("position fen {fen}"));
+    e.send("go wtime 600000 btime 600000");
+    let (_, info) = e.expect_prefix("bestmove");
+    let last = info
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score "))
+        .expect("info");
+    assert!(last.contains("score mate 5 "), "{last}");
 }

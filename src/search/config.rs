@@ -119,6 +119,10 @@ pub struct SearchConfig {
     /// The static evaluation fades toward a draw as the sixty-move count grows (to half at
     /// the limit), so that the side ahead prefers the capture that resets it.
     pub sixty_move_fade: bool,
+    /// A mate found by a search bounded by the clock is proven the shortest (the longest
+    /// resistance) before the iterations end (`mate_proof.rs`); off, the held score ends them
+    /// as it does for `go nodes`.
+    pub mate_proofs: bool,
 }
 
 /// A switch `SearchConfig::with_switches` can name: its name and the field it sets.
@@ -153,6 +157,7 @@ const SWITCHES: &[Switch] = &[
     ("qs_futility", |c| &mut c.qs_futility),
     ("sixty_move_draw", |c| &mut c.sixty_move_draw),
     ("sixty_move_fade", |c| &mut c.sixty_move_fade),
+    ("mate_proofs", |c| &mut c.mate_proofs),
 ];
 
 impl SearchConfig {
@@ -191,6 +196,8 @@ impl SearchConfig {
         qs_futility: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
+        // Exact mate lengths for analysis; measured in games (docs/testing.md).
+        mate_proofs: true,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -225,6 +232,7 @@ impl SearchConfig {
         qs_futility: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
+        mate_proofs: false,
     };
 
     /// This configuration with the switches of `spec` flipped: names separated by spaces or

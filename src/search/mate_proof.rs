@@ -206,7 +206,7 @@ impl Searcher {
         result: &mut SearchResult,
         report: &mut dyn FnMut(&Iteration),
     ) -> bool {
-        if !self.horizon || !self.limits.prove_mates {
+        if !self.horizon || !self.limits.prove_mates || !self.config.mate_proofs {
             return true;
         }
         if mate_plies(iteration.score).is_none() {
