@@ -190,7 +190,9 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
     add("+ quiescence", &|c| c.quiescence = true);
     add("+ check ext., mate distance", &|c| {
         c.check_extension = true;
-        c.mate_distance = true
+        c.mate_distance = true;
+        // Proofs act only on searches bounded by a clock, never at the ladder's fixed depth.
+        c.mate_proofs = true
     });
     add("+ SEE (ordering, pruning)", &|c| c.see = true);
     add("+ internal iterative reduction", &|c| c.iir = true);
