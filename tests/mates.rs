@@ -133,39 +133,30 @@ fn the_engine_ends_a_timed_search_at_the_proven_mate() {
     // Black mates in 4 (h0h3 or h0h6); the plain rule stops at a mate in 5.
     let fen = "3ckab2/1R2a4/4b4/p8/4p4/P5B2/9/4B4/3K2R2/4r2r1 b - - 0 1";
     let mut e = Engine::uci(1);
-    e.send(&format!("position fen {fen}"));
-    let start = Instant::now();
-    e.send("go wtime 600000 btime 600000");
-    let (best, info) = e.expect_prefix("bestmove");
-    assert!(start.elapsed() < Duration::from_secs(15), "{info:?}");
-    let last = info
-        .iter()
-        .rev()
-        .find(|l| l.contains(" score "))
-        .expect("an info line");
+    // A fresh game, `go ARGS` on the position: the best move, the last line with a score and
+    // the time it took.
+    let search = |e: &mut Engine, go: &str| {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        let start = Instant::now();
+        e.send(&format!("go {go}"));
+        let (best, info) = e.expect_prefix("bestmove");
+        let last = info
+            .iter()
+            .rev()
+            .find(|l| l.contains(" score "))
+            .expect("an info line")
+            .clone();
+        (bestmove_of(&best).expect("a move"), last, start.elapsed())
+    };
+    let (best, last, took) = search(&mut e, "wtime 600000 btime 600000");
+    assert!(took < Duration::from_secs(15), "{last}");
     assert!(last.contains("score mate 4 "), "{last}");
-    let best = bestmove_of(&best).expect("a move");
     assert!(best == "h0h3" || best == "h0h6", "{best}");
-    e.send("ucinewgame");
-    e.send(&format!("position fen {fen}"));
-    e.send("go nodes 2000000");
-    let (_, info) = e.expect_prefix("bestmove");
-    let last = info
-        .iter()
-        .rev()
-        .find(|l| l.contains(" score "))
-        .expect("info");
+    let (_, last, _) = search(&mut e, "nodes 2000000");
     assert!(last.contains("score mate 5 "), "{last}");
     // The switch `mate_proofs` off: the same clock keeps the plain rule too.
     e.send("setoption name SearchSwitches value -mate_proofs");
-    e.send("ucinewgame");
-    e.send(&format!("position fen {fen}"));
-    e.send("go wtime 600000 btime 600000");
-    let (_, info) = e.expect_prefix("bestmove");
-    let last = info
-        .iter()
-        .rev()
-        .find(|l| l.contains(" score "))
-        .expect("info");
+    let (_, last, _) = search(&mut e, "wtime 600000 btime 600000");
     assert!(last.contains("score mate 5 "), "{last}");
 }
