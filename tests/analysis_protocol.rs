@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{bestmove_of, Engine, TIMEOUT};
+use common::{bestmove_of, last_line, Engine, TIMEOUT};
 use std::collections::BTreeSet;
 
 /// Value after `key` in a line.
@@ -95,11 +95,7 @@ fn go_mate_in_both_dialects() {
     e.send("position fen 4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1");
     e.send("go mate 2");
     let (best, lines) = e.expect_prefix("bestmove");
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .expect("info");
+    let last = last_line(&lines, "info depth");
     assert!(last.contains(" score mate 2 "), "{last}");
     assert!(bestmove_of(&best).is_some());
     // No mate in one from the start: it searches until stopped, then answers.
@@ -113,11 +109,7 @@ fn go_mate_in_both_dialects() {
     e.send("position fen 4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1");
     e.send("go mate 2");
     let (_, lines) = e.expect_prefix("bestmove");
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .expect("info");
+    let last = last_line(&lines, "info depth");
     assert_eq!(field(last, "score"), Some("29997"), "{last}");
 }
 
@@ -218,11 +210,7 @@ fn isready_after_a_clear_and_a_search_after_it() {
         e.send("position startpos moves h2e2");
         e.send("go depth 6");
         let (_, lines) = e.expect_prefix("bestmove");
-        let last = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth 6 "))
-            .expect("a depth-6 line");
+        let last = last_line(&lines, "info depth 6 ");
         field(last, "nodes").expect("nodes").to_string()
     };
     let mut fresh = Engine::uci(1);

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Engine, TIMEOUT};
+use common::{last_line, Engine, TIMEOUT};
 use pao::board::perft::perft;
 use pao::board::{parse_move, Position, RankBase};
 use std::path::PathBuf;
@@ -289,11 +289,7 @@ fn export_net_writes_the_net_in_use() {
 fn timed_search(e: &mut Engine, go: &str) -> (String, u64) {
     e.send(go);
     let (best, lines) = e.expect_prefix("bestmove");
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info time "))
-        .expect("a final info line");
+    let last = last_line(&lines, "info time ");
     let nodes = last
         .split_whitespace()
         .nth(4)

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Engine;
+use common::{last_line, Engine};
 use pao::board::{Position, RankBase};
 use pao::egtb::{build, file, verify, Material, Outcome, Table, Tablebases};
 use std::path::PathBuf;
@@ -233,11 +233,7 @@ fn the_search_probes_tables_below_the_root_and_bad_paths_keep_the_engine_serving
     u.send("go depth 9");
     let (best, infos) = u.expect_prefix("bestmove");
     assert!(best.starts_with("bestmove a0d0"), "{best}");
-    let last = infos
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .expect("an info line");
+    let last = last_line(&infos, "info depth");
     assert!(last.contains("score mate 5"), "{last}");
     let hits: u64 = last
         .split_whitespace()

@@ -3,7 +3,7 @@
 //! error line, the previous net stays in use, and `go` still answers.
 
 mod common;
-use common::{random_net, Engine};
+use common::{last_line, random_net, Engine};
 use pao::eval::nnue::Activation;
 use std::path::PathBuf;
 
@@ -67,12 +67,7 @@ fn signature(e: &mut Engine, newgame: &str) -> String {
     e.send("position startpos moves h2e2");
     e.send("go depth 4");
     let (_, info) = e.expect_prefix("bestmove");
-    let line = info
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth 4 "))
-        .expect("a depth-4 line")
-        .clone();
+    let line = last_line(&info, "info depth 4 ");
     let words: Vec<&str> = line.split_whitespace().collect();
     let field = |name: &str| {
         let i = words.iter().position(|w| *w == name).expect(name);

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{bestmove_of, Engine};
+use common::{bestmove_of, last_line, Engine};
 use pao::board::{Position, RankBase};
 use std::time::{Duration, Instant};
 
@@ -28,11 +28,7 @@ fn timed_go(e: &mut Engine, go: &str) -> (Duration, u64, u64, String) {
     e.send(go);
     let (best, lines) = e.expect_prefix("bestmove");
     let wall = start.elapsed();
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info time "))
-        .unwrap_or_else(|| panic!("no final info time line: {lines:?}"));
+    let last = last_line(&lines, "info time ");
     let w: Vec<&str> = last.split_whitespace().collect();
     let field = |key: &str| -> u64 {
         let i = w.iter().position(|x| *x == key).expect(key);

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::Engine;
+use common::{last_line, Engine};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -118,11 +118,7 @@ fn by_default_one_worker_runs_where_the_scheduler_puts_it() {
 /// Nodes per second of the last search, from its final `info time T nodes N` line.
 fn finish(e: &mut Engine) -> f64 {
     let (_, lines) = e.expect_prefix("bestmove");
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info time "))
-        .expect("a final info line");
+    let last = last_line(&lines, "info time ");
     let words: Vec<&str> = last.split_whitespace().collect();
     let (ms, nodes): (f64, f64) = match words.as_slice() {
         ["info", "time", t, "nodes", n, ..] => {

@@ -351,6 +351,16 @@ pub fn bestmove_of(line: &str) -> Option<String> {
     }
 }
 
+/// The last of a search's `lines` that starts with `prefix` (its final `info depth N` or
+/// `info time` line); a test fails here when there is none.
+pub fn last_line<'a>(lines: &'a [String], prefix: &str) -> &'a str {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no line starting with '{prefix}' in {lines:?}"))
+}
+
 /// A network with deterministic pseudo-random weights in the trained range (plain features).
 pub fn random_net(
     hidden: usize,
