@@ -69,10 +69,7 @@ pub fn load(paths: &[String], val_fraction: f64) -> Result<Split, String> {
         files: Vec::new(),
     };
     for path in paths {
-        let mut records = read_file(path).map_err(|e| e.0)?;
-        if records.is_empty() {
-            return Err(format!("{path}: no positions in the file"));
-        }
+        let mut records = read_positions(path)?;
         let n = records.len();
         let mut cut = n - (n as f64 * val_fraction).ceil() as usize;
         if cut < n {
@@ -92,13 +89,18 @@ pub fn load(paths: &[String], val_fraction: f64) -> Result<Split, String> {
 pub fn load_with_validation(paths: &[String], val_paths: &[String]) -> Result<Split, String> {
     let mut split = load(paths, 0.0)?;
     for path in val_paths {
-        let records = read_file(path).map_err(|e| e.0)?;
-        if records.is_empty() {
-            return Err(format!("{path}: no positions in the file"));
-        }
-        split.val.extend(records);
+        split.val.extend(read_positions(path)?);
     }
     Ok(split)
+}
+
+/// Every position of a data file; an empty file is an error naming it.
+fn read_positions(path: &str) -> Result<Vec<Record>, String> {
+    let records = read_file(path).map_err(|e| e.0)?;
+    if records.is_empty() {
+        return Err(format!("{path}: no positions in the file"));
+    }
+    Ok(records)
 }
 
 /// The logistic function.

@@ -129,10 +129,11 @@ fn train(o: &Options) -> Result<(), String> {
         trained.epochs.len()
     );
     let cwd = std::env::current_dir().ok();
+    let shown = |f: &str| provenance::relative_path(f, cwd.as_deref());
     let files: Vec<String> = split
         .files
         .iter()
-        .map(|(f, n)| format!("{} {n}", provenance::relative_path(f, cwd.as_deref())))
+        .map(|(f, n)| format!("{} {n}", shown(f)))
         .collect();
     let val = trainer::validation_loss(&trained.net, &split, o, k)
         .map_or("-".to_string(), |v| format!("{v:.6}"));
@@ -149,16 +150,11 @@ fn train(o: &Options) -> Result<(), String> {
         o.epochs,
         init_words.map_or(String::new(), |w| format!("; {w}"))
     );
-    let provenance = match o.val_data.is_empty() {
-        true => provenance,
-        false => {
-            let on: Vec<String> = o
-                .val_data
-                .iter()
-                .map(|f| provenance::relative_path(f, cwd.as_deref()))
-                .collect();
-            format!("{provenance}; validated on {}", on.join(", "))
-        }
+    let provenance = if o.val_data.is_empty() {
+        provenance
+    } else {
+        let on: Vec<String> = o.val_data.iter().map(|f| shown(f)).collect();
+        format!("{provenance}; validated on {}", on.join(", "))
     };
     let net = export::quantise(&trained.net, provenance);
     std::fs::write(&o.out, net.to_bytes()).map_err(|e| format!("{}: {e}", o.out))?;
