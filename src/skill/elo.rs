@@ -1,14 +1,30 @@
-//! `UCI_Elo`: the levels' ratings (to be measured in games, docs/strength-limit.md), and a rating
+//! `UCI_Elo`: the levels' ratings (measured in games, docs/strength-limit.md), and a rating
 //! turned back into a (fractional) level by interpolating between the calibrated ones.
 
-/// Levels and their ratings, by level; ratings rise with the level. Placeholders until
-/// `pao-tools levels` measures them (docs/strength-limit.md): paste its array here.
-pub const CALIBRATION: [(f64, i32); 5] = [
-    (0.0, 1000),
-    (4.0, 1300),
-    (8.0, 1600),
-    (12.0, 1900),
-    (16.0, 2200),
+/// Levels and their ratings, by level; ratings rise with the level. Measured by
+/// `pao-tools levels` (docs/strength-limit.md, "Measured": 1,680 games, ElephantEye 3.31 at
+/// 10 s + 0.1 s = 2000); a new calibration pastes its array here.
+pub const CALIBRATION: [(f64, i32); 20] = [
+    (0.0, 302),
+    (1.0, 313),
+    (2.0, 378),
+    (3.0, 459),
+    (4.0, 535),
+    (5.0, 613),
+    (6.0, 812),
+    (7.0, 929),
+    (8.0, 1084),
+    (9.0, 1215),
+    (10.0, 1413),
+    (11.0, 1594),
+    (12.0, 1750),
+    (13.0, 1915),
+    (14.0, 2073),
+    (15.0, 2315),
+    (16.0, 2525),
+    (17.0, 2726),
+    (18.0, 2883),
+    (19.0, 3047),
 ];
 
 /// The lowest rating offered: level 0's.
