@@ -15,7 +15,7 @@
 #   OUT            the generation's directory, seen by every node (required)
 #   SHARDS         self-play shards (required); GAMES: self-play games in all (required)
 #   NET            the current net: a net file, or `embedded` (the default)
-#   NODES          self-play nodes per move (5000); SEED: the self-play seed (from NET's
+#   NODES          self-play nodes per move (2500); SEED: the self-play seed (from NET's
 #                  checksum, as `pao-tools generation seed --net NET` prints it)
 #   WINDOW         earlier data files to train on too, separated by spaces
 #   EPOCHS         training epochs (8); HIDDEN: hidden neurons of the new net (NET's)
@@ -56,7 +56,7 @@ absolute() {
 whole SHARDS
 whole GAMES
 ((GAMES >= SHARDS)) || fail "GAMES ($GAMES) must be at least SHARDS ($SHARDS)"
-NODES="${NODES:-5000}"
+NODES="${NODES:-2500}"
 whole NODES
 EPOCHS="${EPOCHS:-8}"
 whole EPOCHS

@@ -59,7 +59,7 @@ pub struct RunArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Nodes per move.
-    #[arg(long, default_value_t = 5000)]
+    #[arg(long, default_value_t = 2500)]
     nodes: u64,
     /// Depth per move (in addition to the node budget).
     #[arg(long)]
