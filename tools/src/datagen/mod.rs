@@ -20,6 +20,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use writer::OrderedWriter;
 
+/// Nodes per move of self-play unless told otherwise: at equal CPU, data made at 2,500 nodes
+/// a move trains a better net than at 5,000 (docs/network.md, "Self-play data"). `generation`
+/// and `generation decide` take the same default.
+pub const DEFAULT_NODES: u64 = 2500;
+
 /// Generate self-play training positions, or summarise a data file.
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -59,7 +64,7 @@ pub struct RunArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Nodes per move.
-    #[arg(long, default_value_t = 2500)]
+    #[arg(long, default_value_t = DEFAULT_NODES)]
     nodes: u64,
     /// Depth per move (in addition to the node budget).
     #[arg(long)]

@@ -33,7 +33,7 @@ pub struct DecideArgs {
     #[arg(long)]
     sprt_report: PathBuf,
     /// Nodes per move of the self-play.
-    #[arg(long, default_value_t = 2500)]
+    #[arg(long, default_value_t = crate::datagen::DEFAULT_NODES)]
     nodes: u64,
     /// Seed of the self-play (default: from the current net's checksum, as `generation` takes it).
     #[arg(long)]

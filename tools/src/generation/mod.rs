@@ -90,7 +90,7 @@ pub struct GenerationArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// Nodes per move in self-play.
-    #[arg(long, default_value_t = 2500)]
+    #[arg(long, default_value_t = crate::datagen::DEFAULT_NODES)]
     pub nodes: u64,
     /// Seed of the self-play games (default: from the current net's checksum, so that each
     /// generation plays new games).
