@@ -348,13 +348,11 @@ fn resume_continues_where_it_stopped() {
     let (ok, out, _) = run_match(&format!("{engines} --games 4 --depth 1 --resume {full}"));
     assert!(ok, "{out}");
     let full_text = std::fs::read_to_string(&full).unwrap();
-    // Keep the header and two games, plus a torn third line, as after a kill.
+    // Keep the header, the settings line and two games, plus a torn third line, as after a
+    // kill.
     let lines: Vec<&str> = full_text.lines().collect();
-    std::fs::write(
-        &part,
-        format!("{}\n{}\n{}\n3\tA\tB", lines[0], lines[1], lines[2]),
-    )
-    .unwrap();
+    assert!(lines[1].starts_with("# settings fnv1a:"), "{full_text}");
+    std::fs::write(&part, format!("{}\n3\tA\tB", lines[..4].join("\n"))).unwrap();
     let pgn = dir.path("p.pgn");
     let (ok, out, err) = run_match(&format!(
         "{engines} --games 4 --depth 1 --resume {part} --pgnout {pgn}"
@@ -373,11 +371,45 @@ fn resume_continues_where_it_stopped() {
     );
     // The torn line was cut off; the games are exactly those of the uninterrupted run.
     assert_eq!(std::fs::read_to_string(&part).unwrap(), full_text);
-    // A results file from another match is refused.
+    // A results file of another match is refused, other engines or the same ones at another
+    // limit, and nothing is written to it.
     let other = format!("{} {}", fake("X", "ucci", ""), fake("B", "uci", ""));
-    let (ok, _, err) = run_match(&format!("{other} --games 4 --depth 1 --resume {full}"));
+    for args in [
+        format!("{other} --games 4 --depth 1 --resume {full}"),
+        format!("{engines} --games 4 --depth 2 --resume {full}"),
+    ] {
+        let (ok, _, err) = run_match(&args);
+        assert!(!ok);
+        assert!(
+            err.contains(
+                "holds games of another match (engines, openings, limits or rules differ)"
+            ),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&full).unwrap(), full_text);
+    // A file without the settings line (made before the line existed) is taken as it is, its
+    // games still checked against the schedule.
+    let old = dir.path("old.tsv");
+    let without: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with("# settings"))
+        .collect();
+    std::fs::write(&old, format!("{}\n", without.join("\n"))).unwrap();
+    let (ok, _, err) = run_match(&format!("{other} --games 4 --depth 1 --resume {old}"));
     assert!(!ok);
     assert!(err.contains("but this match schedules X - B"), "{err}");
+    // More games of the same match continue it.
+    for file in [&full, &old] {
+        let (ok, out, err) = run_match(&format!("{engines} --games 6 --depth 1 --resume {file}"));
+        assert!(ok, "{out}\n{err}");
+        assert!(
+            out.contains("resuming: 4 of 6 games already played"),
+            "{out}"
+        );
+        assert_eq!(results(file).len(), 6);
+    }
 }
 
 #[test]

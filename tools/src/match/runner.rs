@@ -35,8 +35,10 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     }
     let jobs = schedule(names.len(), cfg.gauntlet, cfg.games, cfg.openings.len());
     let header = cfg.shard.map(|shard| ShardHeader::of(cfg, shard));
-    if let (Some(header), Some(path)) = (&header, &cfg.resume) {
-        header.prepare(path)?;
+    match (&header, &cfg.resume) {
+        (Some(header), Some(path)) => header.prepare(path)?,
+        (None, Some(path)) => state::prepare(path, &state::settings_of(cfg))?,
+        _ => {}
     }
     let ours = |j: &Job| header.as_ref().is_none_or(|h| h.owns(j));
     let scheduled = jobs.iter().filter(|j| ours(j)).count();

@@ -37,15 +37,11 @@ const PREFIX: &str = "# shard ";
 impl ShardHeader {
     /// The header of `cfg`'s shard `shard`.
     pub fn of(cfg: &MatchConfig, shard: Shard) -> ShardHeader {
-        let described = format!("{:?}\n{:?}\n{:?}", cfg.engines, cfg.game, cfg.openings);
         ShardHeader {
             shard,
             games: cfg.games,
             gauntlet: cfg.gauntlet,
-            settings: format!(
-                "fnv1a:{:016x}",
-                pao::eval::nnue::file::fnv1a(described.as_bytes())
-            ),
+            settings: state::settings_of(cfg),
             names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
         }
     }

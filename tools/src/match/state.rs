@@ -1,6 +1,7 @@
 //! The results file: one tab-separated line per finished game, appended as games end, so an
 //! interrupted match can be resumed without losing anything.
 
+use super::config::MatchConfig;
 use super::referee::Outcome;
 use super::schedule::Job;
 use std::collections::BTreeMap;
@@ -25,6 +26,41 @@ pub struct GameResult {
 
 /// The first line of a results file.
 pub const HEADER: &str = "# pao-tools match results: index\tred\tblack\tresult\tplies\treason";
+
+/// The comment line that names the settings a results file's games were played with.
+const SETTINGS: &str = "# settings ";
+
+/// A hash of everything that decides a match's games but their number: engines, limits,
+/// openings, rules (`fnv1a:` and 16 hex digits).
+pub fn settings_of(cfg: &MatchConfig) -> String {
+    let described = format!("{:?}\n{:?}\n{:?}", cfg.engines, cfg.game, cfg.openings);
+    format!(
+        "fnv1a:{:016x}",
+        pao::eval::nnue::file::fnv1a(described.as_bytes())
+    )
+}
+
+/// Starts the results file `path` with the header and a line naming `settings`, or checks
+/// the settings line it has, so that a match continued with other engines, limits, openings
+/// or rules is refused instead of mixing two matches' games. A file without the line (written
+/// before it existed) is taken as it is.
+pub fn prepare(path: &str, settings: &str) -> Result<(), String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("cannot read '{path}': {e}")),
+    };
+    if text.is_empty() {
+        return append(path, &format!("{HEADER}\n{SETTINGS}{settings}\n"));
+    }
+    match text.lines().find_map(|l| l.strip_prefix(SETTINGS)) {
+        Some(theirs) if theirs.trim() != settings => Err(format!(
+            "{path} holds games of another match (engines, openings, limits or rules differ): \
+             give another results file"
+        )),
+        _ => Ok(()),
+    }
+}
 
 /// One line of the file (tabs and newlines in the reason are replaced by spaces).
 pub fn format_line(r: &GameResult) -> String {
