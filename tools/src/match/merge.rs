@@ -70,7 +70,7 @@ pub fn merge(args: &MergeArgs, sprt: Option<&Sprt>) -> Result<String, String> {
         results.extend(theirs);
     }
     if let Some(out) = &args.out {
-        write_results(out, &results)?;
+        write_results(out, &first.settings, &results)?;
     }
     let summary: Summary = report::summarize(names.len(), &jobs, &results);
     Ok(report::final_report(
@@ -82,10 +82,14 @@ pub fn merge(args: &MergeArgs, sprt: Option<&Sprt>) -> Result<String, String> {
     ))
 }
 
-/// The results file of one run that played the games one at a time: the header, then the
-/// games in schedule order.
-fn write_results(out: &str, results: &BTreeMap<usize, GameResult>) -> Result<(), String> {
-    let mut text = format!("{}\n", state::HEADER);
+/// The results file of one run that played the games one at a time: the header and the
+/// match's settings, then the games in schedule order.
+fn write_results(
+    out: &str,
+    settings: &str,
+    results: &BTreeMap<usize, GameResult>,
+) -> Result<(), String> {
+    let mut text = state::head(settings);
     for r in results.values() {
         text.push_str(&state::format_line(r));
         text.push('\n');

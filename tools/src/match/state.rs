@@ -40,6 +40,11 @@ pub fn settings_of(cfg: &MatchConfig) -> String {
     )
 }
 
+/// The first two lines of a results file: the header and the settings line.
+pub fn head(settings: &str) -> String {
+    format!("{HEADER}\n{SETTINGS}{settings}\n")
+}
+
 /// Starts the results file `path` with the header and a line naming `settings`, or checks
 /// the settings line it has, so that a match continued with other engines, limits, openings
 /// or rules is refused instead of mixing two matches' games. A file without the line (written
@@ -51,7 +56,7 @@ pub fn prepare(path: &str, settings: &str) -> Result<(), String> {
         Err(e) => return Err(format!("cannot read '{path}': {e}")),
     };
     if text.is_empty() {
-        return append(path, &format!("{HEADER}\n{SETTINGS}{settings}\n"));
+        return append(path, &head(settings));
     }
     match text.lines().find_map(|l| l.strip_prefix(SETTINGS)) {
         Some(theirs) if theirs.trim() != settings => Err(format!(
