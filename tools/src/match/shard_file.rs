@@ -114,11 +114,7 @@ impl ShardHeader {
 
     /// Starts the results file `path` with the header, or checks the header it has.
     pub fn prepare(&self, path: &str) -> Result<(), String> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(format!("cannot read '{path}': {e}")),
-        };
+        let text = state::read_existing(path)?;
         if text.is_empty() {
             let head = format!("{}\n{}\n", state::HEADER, self.line());
             return state::append(path, &head);

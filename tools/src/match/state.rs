@@ -40,6 +40,15 @@ pub fn settings_of(cfg: &MatchConfig) -> String {
     )
 }
 
+/// A results file's text, empty when there is no file yet.
+pub fn read_existing(path: &str) -> Result<String, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(format!("cannot read '{path}': {e}")),
+    }
+}
+
 /// The first two lines of a results file: the header and the settings line.
 pub fn head(settings: &str) -> String {
     format!("{HEADER}\n{SETTINGS}{settings}\n")
@@ -50,11 +59,7 @@ pub fn head(settings: &str) -> String {
 /// or rules is refused instead of mixing two matches' games. A file without the line (written
 /// before it existed) is taken as it is.
 pub fn prepare(path: &str, settings: &str) -> Result<(), String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(format!("cannot read '{path}': {e}")),
-    };
+    let text = read_existing(path)?;
     if text.is_empty() {
         return append(path, &head(settings));
     }
@@ -145,19 +150,13 @@ pub fn load(
     jobs: &[Job],
     names: &[String],
 ) -> Result<BTreeMap<usize, GameResult>, String> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => {
-            let results = parse(&text, jobs, names).map_err(|e| format!("{path}: {e}"))?;
-            if !text.is_empty() && !text.ends_with('\n') {
-                let keep = text.rfind('\n').map(|i| i + 1).unwrap_or(0);
-                std::fs::write(path, &text[..keep])
-                    .map_err(|e| format!("cannot repair '{path}': {e}"))?;
-            }
-            Ok(results)
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
-        Err(e) => Err(format!("cannot read '{path}': {e}")),
+    let text = read_existing(path)?;
+    let results = parse(&text, jobs, names).map_err(|e| format!("{path}: {e}"))?;
+    if !text.is_empty() && !text.ends_with('\n') {
+        let keep = text.rfind('\n').map(|i| i + 1).unwrap_or(0);
+        std::fs::write(path, &text[..keep]).map_err(|e| format!("cannot repair '{path}': {e}"))?;
     }
+    Ok(results)
 }
 
 /// Appends text to a file (creating it), flushed at once.
