@@ -1,6 +1,7 @@
 //! Properties along random games: make/unmake restores everything exactly, the incremental
 //! key and the evaluation's material and piece-square stack equal the ones computed from
-//! scratch, and the fast legality shortcut agrees with trying every move.
+//! scratch, the fast legality shortcut agrees with trying every move, and the repetition
+//! filter never misses a position of the history.
 
 use pao::board::Position;
 use pao::eval::{psqt, PsqStack};
@@ -30,6 +31,13 @@ fn walk(fen: &str, choices: &[usize]) -> Result<(), TestCaseError> {
         if legal.is_empty() {
             break;
         }
+        // The repetition filter never says "cannot repeat" of a position the history holds.
+        let repeats = pos.history().iter().any(|u| u.key == pos.key());
+        prop_assert!(
+            pos.may_repeat() || !repeats,
+            "missed repetition in {}",
+            pos.to_fen()
+        );
         let m = legal[choice % legal.len()];
         let before = pos.clone();
         let before_fen = pos.to_fen();

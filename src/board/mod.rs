@@ -6,6 +6,7 @@ pub mod chase;
 mod diagram;
 mod evasion;
 pub mod fen;
+mod key_filter;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

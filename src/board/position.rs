@@ -4,6 +4,7 @@ use super::attacks::{
     Leaps, FILE_MOVES, HORSE_ATTACKERS, HORSE_ATTACKER_MASK, LINE_MASK, RANK_MASK, RANK_MOVES,
     SOLDIER_ATTACKER_MASK,
 };
+use super::key_filter::KeyFilter;
 use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::{Square, FILES, RANKS, SQUARES};
@@ -59,6 +60,8 @@ pub struct Position {
     pub(crate) clock: u16,
     pub(crate) fullmove: u16,
     pub(crate) history: Vec<Undo>,
+    /// The keys of `history`, for skipping the repetition scan.
+    pub(crate) seen: KeyFilter,
 }
 
 /// Iterates over the set bits of a u16 line mask.
@@ -92,6 +95,7 @@ impl Position {
             clock: 0,
             fullmove: 1,
             history: Vec::with_capacity(256),
+            seen: KeyFilter::new(),
         }
     }
 
@@ -185,6 +189,13 @@ impl Position {
         &self.history
     }
 
+    /// False when no position of the history can have the current key (a repetition cannot
+    /// be); true means it may.
+    #[inline]
+    pub fn may_repeat(&self) -> bool {
+        self.seen.may_contain(self.key)
+    }
+
     /// Plies made since setup.
     #[inline]
     pub fn game_ply(&self) -> usize {
@@ -194,6 +205,7 @@ impl Position {
     /// Forgets the move history (the position stays). Used to keep long games bounded.
     pub fn clear_history(&mut self) {
         self.history.clear();
+        self.seen.clear();
     }
 
     /// The key computed from scratch; equals `key()` when the incremental updates are right.
@@ -320,6 +332,7 @@ impl Position {
         let piece = self.board[from];
         let captured = self.board[to];
         debug_assert!(piece != EMPTY, "make_move {m}: empty from-square");
+        self.seen.add(self.key);
         self.history.push(Undo {
             mv: m,
             captured,
@@ -353,6 +366,7 @@ impl Position {
             debug_assert!(false, "unmake_move without a move");
             return;
         };
+        self.seen.remove(u.key);
         let from = u.mv.from().index();
         let to = u.mv.to().index();
         let piece = self.board[to];
@@ -379,6 +393,7 @@ impl Position {
     #[inline]
     pub fn make_null(&mut self) {
         debug_assert!(!self.in_check);
+        self.seen.add(self.key);
         self.history.push(Undo {
             mv: Move::NONE,
             captured: EMPTY,
@@ -396,6 +411,7 @@ impl Position {
     #[inline]
     pub fn unmake_null(&mut self) {
         if let Some(u) = self.history.pop() {
+            self.seen.remove(u.key);
             self.side = self.side.flip();
             self.key = u.key;
             self.in_check = u.was_in_check;

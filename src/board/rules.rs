@@ -235,7 +235,7 @@ pub fn repetition_distance(pos: &Position, occurrences: u32) -> Option<(usize, u
     let history = pos.history();
     let n = history.len();
     let clock = (pos.plies_since_capture() as usize).min(n);
-    if clock < 4 {
+    if clock < 4 || !pos.may_repeat() {
         return None;
     }
     // Only the plies since the last capture matter: scanning further would cost every node.

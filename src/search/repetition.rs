@@ -26,11 +26,17 @@ use crate::board::Position;
 /// The score of the current node, `ply` plies below the root, if its position repeats and the
 /// repetition is ruled (see the module comment), from the side to move's point of view;
 /// `None` when the search must go on.
-#[inline]
+#[inline(always)]
 pub fn repetition_score(pos: &mut Position, ply: usize, rule: RepetitionRule) -> Option<i32> {
-    if pos.plies_since_capture() < 4 {
+    // At nearly every node nothing can repeat: that test stays inline in the search.
+    if pos.plies_since_capture() < 4 || !pos.may_repeat() {
         return None;
     }
+    scan_repetition(pos, ply, rule)
+}
+
+/// `repetition_score` past its quick test: the walk back over the history.
+fn scan_repetition(pos: &mut Position, ply: usize, rule: RepetitionRule) -> Option<i32> {
     let (nearest, since_null) = repetition_distance(pos, 2)?;
     let distance = if nearest < ply {
         nearest
