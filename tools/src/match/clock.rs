@@ -53,7 +53,8 @@ impl std::fmt::Display for Limit {
     }
 }
 
-/// Parses seconds given as text ("60", "0.5") into milliseconds.
+/// Parses seconds given as text ("60", "0.5") into milliseconds. The clocks count whole
+/// milliseconds, so a finer time ("0.0125") is refused rather than rounded without a word.
 pub fn parse_seconds(text: &str) -> Result<u64, String> {
     let v: f64 = text
         .trim()
@@ -62,7 +63,15 @@ pub fn parse_seconds(text: &str) -> Result<u64, String> {
     if !v.is_finite() || v < 0.0 {
         return Err(format!("'{text}' is not a valid number of seconds"));
     }
-    Ok((v * 1000.0).round() as u64)
+    let ms = v * 1000.0;
+    if (ms - ms.round()).abs() > 1e-6 {
+        return Err(format!(
+            "'{text}' seconds is finer than the clocks' whole milliseconds: give {} or {}",
+            seconds_text(ms.floor() as u64),
+            seconds_text(ms.ceil() as u64)
+        ));
+    }
+    Ok(ms.round() as u64)
 }
 
 /// Parses a time control `[moves/]seconds[+increment]`, e.g. `40/60+0.5` or `10+0.1`.
@@ -195,6 +204,28 @@ mod tests {
         assert!(parse_tc("x+1").is_err());
         assert!(parse_tc("0+0").is_err());
         assert!(parse_tc("-3").is_err());
+    }
+
+    #[test]
+    fn refuses_times_finer_than_a_millisecond() {
+        assert_eq!(
+            parse_tc("1.25+0.0125"),
+            Err(
+                "time control '1.25+0.0125': '0.0125' seconds is finer than the clocks' \
+                 whole milliseconds: give 0.012 or 0.013"
+                    .into()
+            )
+        );
+        assert_eq!(
+            parse_seconds("0.0005"),
+            Err(
+                "'0.0005' seconds is finer than the clocks' whole milliseconds: give 0 or 0.001"
+                    .into()
+            )
+        );
+        assert_eq!(parse_seconds("0.013"), Ok(13));
+        assert_eq!(parse_seconds("1.001"), Ok(1001));
+        assert_eq!(parse_seconds("0.1"), Ok(100));
     }
 
     #[test]
