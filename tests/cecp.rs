@@ -165,6 +165,51 @@ fn setboard_mate_is_played_and_claimed() {
     e.expect_exact("pong 3");
 }
 
+/// A perpetual check is not claimed (XBoard would call the claim false and forfeit it): both
+/// sides play on, and XBoard rules the repetition by its own count.
+#[test]
+fn a_perpetual_check_is_not_claimed_and_play_goes_on() {
+    // Red's rook checks from h9 and h8, black's general steps between f8 and f9 (its only
+    // answers); black's soldier keeps it from being stalemated when red stops checking.
+    let fen = "5k3/7R1/9/9/9/9/p8/9/9/3K5 w - - 0 1";
+    let cycle = ["h8h9", "f9f8", "h9h8", "f8f9"];
+    let no_claim = |e: &mut Engine, ping: u32| {
+        e.send(&format!("ping {ping}"));
+        let (_, before) = e.expect_prefix(&format!("pong {ping}"));
+        assert!(
+            before.iter().all(|l| !l.contains("perpetual")),
+            "{before:?}"
+        );
+    };
+    let mut e = Engine::cecp();
+    e.send("force");
+    e.send(&format!("setboard {fen}"));
+    // Twice round: the start comes back a third time, red to move, red checking throughout.
+    for m in cycle.iter().chain(&cycle) {
+        e.send(&format!("usermove {m}"));
+    }
+    e.send("go");
+    let m = engine_move(&mut e);
+    let moves: Vec<String> = cycle.iter().chain(&cycle).map(|m| m.to_string()).collect();
+    let mut pos = play(Some(fen), &moves);
+    assert!(
+        parse_move(&m, RankBase::Zero).is_ok_and(|mv| pos.is_legal(mv)),
+        "{m}"
+    );
+    no_claim(&mut e, 1);
+    // Black's engine makes the third occurrence itself (the repetition it wins by rule): its
+    // move, and no claim after it.
+    e.send("new");
+    e.send("force");
+    e.send(&format!("setboard {fen}"));
+    for m in cycle.iter().chain(&cycle[..3]) {
+        e.send(&format!("usermove {m}"));
+    }
+    e.send("go");
+    assert_eq!(engine_move(&mut e), "f8f9");
+    no_claim(&mut e, 2);
+}
+
 #[test]
 fn a_composed_position_is_searched() {
     let mut e = Engine::cecp();

@@ -440,6 +440,13 @@ impl<W: Write> Coordinator<W> {
             | GameResult::Draw {
                 reason: Reason::SixtyMoveRule,
             } => return false,
+            // XBoard accepts no win claim but a mate (any other is "False win claim" and
+            // forfeits the claimer) and rules perpetuals itself when a position has come back
+            // as often as its `-repeatsToDraw` says; the side that must vary does so in search.
+            GameResult::Win {
+                reason: Reason::PerpetualCheck | Reason::PerpetualChase,
+                ..
+            } => return false,
             GameResult::Win {
                 winner: Color::Red,
                 reason,
