@@ -185,13 +185,13 @@ fn a_perpetual_check_is_not_claimed_and_play_goes_on() {
     e.send("force");
     e.send(&format!("setboard {fen}"));
     // Twice round: the start comes back a third time, red to move, red checking throughout.
-    for m in cycle.iter().chain(&cycle) {
+    let twice: Vec<String> = cycle.iter().chain(&cycle).map(|m| m.to_string()).collect();
+    for m in &twice {
         e.send(&format!("usermove {m}"));
     }
     e.send("go");
     let m = engine_move(&mut e);
-    let moves: Vec<String> = cycle.iter().chain(&cycle).map(|m| m.to_string()).collect();
-    let mut pos = play(Some(fen), &moves);
+    let mut pos = play(Some(fen), &twice);
     assert!(
         parse_move(&m, RankBase::Zero).is_ok_and(|mv| pos.is_legal(mv)),
         "{m}"
@@ -202,7 +202,7 @@ fn a_perpetual_check_is_not_claimed_and_play_goes_on() {
     e.send("new");
     e.send("force");
     e.send(&format!("setboard {fen}"));
-    for m in cycle.iter().chain(&cycle[..3]) {
+    for m in &twice[..7] {
         e.send(&format!("usermove {m}"));
     }
     e.send("go");
