@@ -253,6 +253,7 @@ fn fast(args: &[String]) -> Option<String> {
         ["bench", rest @ ..] if rest.contains(&"--positions") && !rest.contains(&"--ablation") => {
             Some("bench: nodes ".into())
         }
+        ["match", "sprt", ..] => Some("\nresult: elo=".into()),
         _ => None,
     }
 }

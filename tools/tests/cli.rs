@@ -9,6 +9,7 @@ const COMMANDS: &[&[&str]] = &[
     &[],
     &["match"],
     &["match", "merge"],
+    &["match", "sprt"],
     &["scaling"],
     &["book"],
     &["book", "build"],
@@ -135,6 +136,9 @@ fn bad_arguments_name_the_argument_and_exit_with_two() {
             "match merge",
         ),
         (&["match", "merge", "r.tsv", "--sprt", "elo0=x"], "--sprt"),
+        (&["match", "sprt", "576-549"], "give W-L-D"),
+        (&["match", "sprt", "1-2-3", "--sprt", "elo1=-1"], "--sprt"),
+        (&["match", "sprt", "0-0-0"], "no game counted"),
     ] {
         let (code, out, err) = tools(args);
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -271,6 +275,7 @@ fn help_lists_every_command() {
 fn help_command_prints_the_full_usage_that_command_help_prints() {
     let nested: &[&[&str]] = &[
         &["match", "merge"],
+        &["match", "sprt"],
         &["egtb", "generate"],
         &["mates", "run"],
         &["datagen", "stats"],

@@ -435,6 +435,32 @@ fn sprt_stops_early() {
     assert!(last.starts_with("result: elo="), "{last}");
     assert!(last.ends_with(" sprt=rejected"), "{last}");
     assert!(out.contains("status: elo="), "{out}");
+    // `match sprt` reads the report's pentanomial as the match read it: the same Elo, error,
+    // LLR and verdict.
+    let counts = out
+        .lines()
+        .find_map(|l| l.strip_prefix("pentanomial [0, 1/2, 1, 3/2, 2] over "))
+        .and_then(|l| l.split_once(": "))
+        .map(|(_, counts)| counts.to_string())
+        .expect(&out);
+    let (code, pooled, err) =
+        support::tools(&["match", "sprt", &counts, "--sprt", "elo0=0", "elo1=400"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{pooled}");
+    let fields = |line: &str| -> Vec<String> {
+        line.split_whitespace()
+            .filter(|f| {
+                ["elo=", "err=", "llr=", "sprt="]
+                    .iter()
+                    .any(|k| f.starts_with(k))
+            })
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        fields(pooled.lines().last().unwrap_or("")),
+        fields(last),
+        "{pooled}"
+    );
 }
 
 #[test]

@@ -12,6 +12,7 @@ pub mod game;
 pub mod judge;
 mod merge;
 mod pgn;
+mod pool;
 mod progress;
 mod referee;
 mod report;
@@ -137,6 +138,8 @@ pub struct MatchArgs {
 enum MatchCommand {
     /// The report of a match played in shards (`--shard I/N`), from their results files
     Merge(merge::MergeArgs),
+    /// An SPRT and the Elo read from counts (W-L-D, pentanomials) of one or more runs
+    Sprt(pool::PoolArgs),
 }
 
 /// The words of each `--engine` occurrence, kept apart (clap's derive flattens repeated
@@ -250,6 +253,11 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     if let Some(MatchCommand::Merge(m)) = &args.command {
         let sprt = merge::sprt_of(m).map_err(Failure::Usage)?;
         print!("{}", merge::merge(m, sprt.as_ref())?);
+        return Ok(());
+    }
+    if let Some(MatchCommand::Sprt(p)) = &args.command {
+        let (sprt, games, pairs) = pool::prepare(p).map_err(Failure::Usage)?;
+        print!("{}", pool::report(&sprt, &games, &pairs));
         return Ok(());
     }
     let cfg = config(args).map_err(Failure::Usage)?;

@@ -53,7 +53,8 @@ pub fn summarize(engines: usize, jobs: &[Job], results: &BTreeMap<usize, GameRes
     s
 }
 
-fn elo_text(e: Option<EloEstimate>) -> String {
+/// An estimate as `+X +/- Y`.
+pub fn elo_text(e: Option<EloEstimate>) -> String {
     match e {
         Some(e) if e.elo.is_finite() && e.margin.is_finite() => {
             format!("{:+.1} +/- {:.1}", e.elo + 0.0, e.margin)
@@ -184,6 +185,20 @@ pub fn final_report(
     text
 }
 
+/// The `elo=` and `err=` values of a `result:` line: `err=inf` while the spread is unknown.
+pub fn result_fields(e: Option<EloEstimate>) -> (String, String) {
+    match e {
+        Some(e) if e.elo.is_finite() => {
+            (format!("{:+.1}", e.elo + 0.0), format!("{:.1}", e.margin))
+        }
+        Some(e) => (
+            format!("{}inf", if e.elo > 0.0 { '+' } else { '-' }),
+            "inf".into(),
+        ),
+        None => ("+0.0".to_string(), "inf".to_string()),
+    }
+}
+
 /// One line a script can read, the last of a match's output (and, prefixed `status:`, after
 /// each game): `result: elo=+X err=Y llr=Z w=W l=L d=D games=N sprt=accepted|rejected|running|off`.
 /// Elo and its 95 % error come from the game pairs when there are any, else from single games;
@@ -194,16 +209,7 @@ pub fn result_line(prefix: &str, sprt: Option<&Sprt>, s: &Summary) -> String {
     } else {
         s.first.elo()
     };
-    let (elo, err) = match e {
-        Some(e) if e.elo.is_finite() => {
-            (format!("{:+.1}", e.elo + 0.0), format!("{:.1}", e.margin))
-        }
-        Some(e) => (
-            format!("{}inf", if e.elo > 0.0 { '+' } else { '-' }),
-            "inf".into(),
-        ),
-        None => ("+0.0".to_string(), "inf".to_string()),
-    };
+    let (elo, err) = result_fields(e);
     let (llr, verdict) = match sprt {
         Some(sp) => {
             let (llr, d, _) = sprt_status(sp, s);

@@ -64,6 +64,42 @@ fn estimate(samples: &[(f64, u64)]) -> Option<EloEstimate> {
     })
 }
 
+/// The Elo of single games and game pairs counted together (runs of one test kept by
+/// different kinds): the score is every game's points over every game, its variance the sum of
+/// each part's own (per game, per pair). Either part alone gives that part's own estimate.
+pub fn pooled_elo(games: &Trinomial, pairs: &Pentanomial) -> Option<EloEstimate> {
+    let single = mean_variance(&games.samples());
+    // Pairs in points (0 to 2) rather than as a score, to sit beside single games.
+    let double = mean_variance(&pairs.samples().map(|(v, c)| (2.0 * v, c)));
+    let (points, variance, observations, total) = [single, double]
+        .iter()
+        .zip([1u64, 2])
+        .filter_map(|(part, width)| part.map(|p| (p, width)))
+        .fold((0.0, 0.0, 0u64, 0u64), |acc, ((mean, var, n), width)| {
+            (
+                acc.0 + mean * n as f64,
+                acc.1 + var * n as f64,
+                acc.2 + n,
+                acc.3 + width * n,
+            )
+        });
+    if total == 0 {
+        return None;
+    }
+    let score = points / total as f64;
+    let margin = if observations < 2 {
+        f64::INFINITY
+    } else {
+        let stderr = variance.sqrt() / total as f64;
+        (elo_from_score(score + Z95 * stderr) - elo_from_score(score - Z95 * stderr)) / 2.0
+    };
+    Some(EloEstimate {
+        score,
+        elo: elo_from_score(score),
+        margin,
+    })
+}
+
 /// Win/loss/draw counts from one engine's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Trinomial {
