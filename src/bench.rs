@@ -191,7 +191,7 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
     add("+ check ext., mate distance", &|c| {
         c.check_extension = true;
         c.mate_distance = true;
-        // Proofs act only on searches bounded by a clock, never at the ladder's fixed depth.
+        // Proofs act only in analyses (no game clock), never at the ladder's fixed depth.
         c.mate_proofs = true
     });
     add("+ SEE (ordering, pruning)", &|c| c.see = true);

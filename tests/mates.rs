@@ -1,7 +1,7 @@
 //! Shortest mates: the positions of `tests/data/mates.tsv` (forced mates of at most 5 moves,
 //! each proven shortest by an exhaustive solver and by Pao's search without forward pruning;
-//! `pao-tools mates prove`) searched as a clock-bound search ends: with the rule that a mate
-//! ends the iterations only once proven exact. The search must report the shortest mate and
+//! `pao-tools mates prove`) searched as an analysis ends: with the rule that a mate ends the
+//! iterations only once proven exact. The search must report the shortest mate and
 //! play a move of it. A fixed share of the rows runs in CI; the whole set is `#[ignore]`d
 //! (`cargo test --release --test mates -- --ignored`).
 
@@ -41,8 +41,7 @@ fn rows() -> Vec<Row> {
         .collect()
 }
 
-/// Searches `row` as a search on a far clock ends (no depth asked, mates proven before they
-/// end it); returns a description of what is wrong, if anything.
+/// Searches `row` as an analysis ends (no depth asked, mates proven before they end it); returns a description of what is wrong, if anything.
 fn check(row: &Row, prove_mates: bool) -> Option<String> {
     let pos = Position::from_fen(&row.fen).expect("fen");
     let tt = Arc::new(TranspositionTable::new(16).expect("table"));
@@ -96,7 +95,7 @@ fn the_set_has_the_promised_shape() {
 }
 
 #[test]
-fn a_clock_bound_search_reports_the_shortest_mate() {
+fn an_analysis_reports_the_shortest_mate() {
     let wrong: Vec<String> = ci_share().iter().filter_map(|r| check(r, true)).collect();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
@@ -126,10 +125,11 @@ fn every_row_reports_the_shortest_mate() {
     );
 }
 
-/// The real binary on a clock that leaves time to spare: the search ends by its proof, long
-/// before the soft limit (20 s), with the shortest mate. `go nodes` keeps the plain rule.
+/// The real binary in an analysis (`go movetime`, which no game clock bounds): the search ends
+/// by its proof, long before its time is up, with the shortest mate. On a game's clock, with
+/// `go nodes`, and with the switch off, a held mate ends the search by the plain rule.
 #[test]
-fn the_engine_ends_a_timed_search_at_the_proven_mate() {
+fn the_engine_ends_a_movetime_search_at_the_proven_mate() {
     // Black mates in 4 (h0h3 or h0h6); the plain rule stops at a mate in 5.
     let fen = "3ckab2/1R2a4/4b4/p8/4p4/P5B2/9/4B4/3K2R2/4r2r1 b - - 0 1";
     let mut e = Engine::uci(1);
@@ -149,14 +149,18 @@ fn the_engine_ends_a_timed_search_at_the_proven_mate() {
             .clone();
         (bestmove_of(&best).expect("a move"), last, start.elapsed())
     };
-    let (best, last, took) = search(&mut e, "wtime 600000 btime 600000");
+    let (best, last, took) = search(&mut e, "movetime 600000");
     assert!(took < Duration::from_secs(15), "{last}");
     assert!(last.contains("score mate 4 "), "{last}");
     assert!(best == "h0h3" || best == "h0h6", "{best}");
+    // A game's clock: the held mate ends the search, proven or not.
+    let (_, last, took) = search(&mut e, "wtime 600000 btime 600000");
+    assert!(took < Duration::from_secs(15), "{last}");
+    assert!(last.contains("score mate 5 "), "{last}");
     let (_, last, _) = search(&mut e, "nodes 2000000");
     assert!(last.contains("score mate 5 "), "{last}");
-    // The switch `mate_proofs` off: the same clock keeps the plain rule too.
+    // The switch `mate_proofs` off: an analysis keeps the plain rule too.
     e.send("setoption name SearchSwitches value -mate_proofs");
-    let (_, last, _) = search(&mut e, "wtime 600000 btime 600000");
+    let (_, last, _) = search(&mut e, "movetime 600000");
     assert!(last.contains("score mate 5 "), "{last}");
 }

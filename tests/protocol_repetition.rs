@@ -91,8 +91,8 @@ fn ucci_reports_the_rule_win_as_an_integer_below_mates_and_the_draw_rule_as_zero
 #[test]
 fn a_rule_win_on_the_clock_is_searched_on_and_ends_long_before_the_clock() {
     // One cycle of history: the search must see black's deviations mated before the rule win
-    // shows. A rule win held for four iterations does not end a clock-bound search (a mate can
-    // hide behind it, docs/search.md "Shortest mates"); here the tree is small, so the search
+    // shows. A rule win held for four iterations does not end an analysis (`go movetime`; a mate
+    // can hide behind it, docs/search.md "Shortest mates"); here the tree is small, so the search
     // runs out of depth within milliseconds instead of using the 20 s it was given, and never
     // calls the rule win a mate.
     let position = format!("position fen {FEN} moves {CYCLE}");

@@ -90,9 +90,7 @@ impl<W: Write> Coordinator<W> {
         let mut limits = Limits::depth(params.depth.unwrap_or(u32::MAX).min(120));
         limits.nodes = params.nodes.unwrap_or(u64::MAX);
         limits.stop_when_decided = params.depth.is_none();
-        // A clock (or nothing) bounds the search: a mate must be proven exact before it ends
-        // the iterations. `go nodes` keeps the plain rule (its node counts stay as they were).
-        limits.prove_mates = params.depth.is_none() && params.nodes.is_none();
+        limits.prove_mates = proves_mates(&params, budget.is_some());
         limits.multipv = self.options.multipv;
         limits.mate = params.mate;
         let skill = self.start_skill(&mut limits, legal.len());
@@ -316,5 +314,81 @@ impl<W: Write> Coordinator<W> {
             false,
         );
         self.line(&line);
+    }
+}
+
+/// True when a held mate must be proven exact before it ends the iterations: an analysis, that
+/// is a search that no game clock bounds (`go infinite`, a bare `go`, `go movetime`). On a game's
+/// clock (`clocked`: the side to move has time left and an increment, pondering included) the
+/// plain rule stays: a won game gains nothing from the shortest mate, and the time a proof takes
+/// comes off the clock. `go depth` and `go nodes` keep it too (their node counts stay as they
+/// were).
+fn proves_mates(params: &GoParams, clocked: bool) -> bool {
+    params.depth.is_none() && params.nodes.is_none() && (!clocked || params.movetime.is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Color;
+
+    fn budgeted(params: &GoParams, us: Color) -> bool {
+        time::budget(params, us, 0).is_some()
+    }
+
+    #[test]
+    fn only_searches_without_a_game_clock_prove_mates() {
+        let analyses = [
+            GoParams {
+                infinite: true,
+                ..GoParams::default()
+            },
+            GoParams::default(),
+            GoParams {
+                movetime: Some(3000),
+                ..GoParams::default()
+            },
+            // A clock for the other side only: nothing bounds red's search.
+            GoParams {
+                btime: Some(60_000),
+                ..GoParams::default()
+            },
+        ];
+        for p in &analyses {
+            assert!(proves_mates(p, budgeted(p, Color::Red)), "{p:?}");
+        }
+        let plain = [
+            GoParams {
+                wtime: Some(60_000),
+                btime: Some(60_000),
+                ..GoParams::default()
+            },
+            GoParams {
+                time: Some(60_000),
+                increment: Some(1000),
+                ..GoParams::default()
+            },
+            GoParams {
+                wtime: Some(60_000),
+                ponder: true,
+                ..GoParams::default()
+            },
+            GoParams {
+                depth: Some(12),
+                ..GoParams::default()
+            },
+            GoParams {
+                nodes: Some(100_000),
+                ..GoParams::default()
+            },
+            GoParams {
+                nodes: Some(100_000),
+                movetime: Some(3000),
+                ..GoParams::default()
+            },
+        ];
+        for p in &plain {
+            assert!(!proves_mates(p, budgeted(p, Color::Red)), "{p:?}");
+        }
     }
 }

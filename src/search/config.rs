@@ -119,9 +119,9 @@ pub struct SearchConfig {
     /// The static evaluation fades toward a draw as the sixty-move count grows (to half at
     /// the limit), so that the side ahead prefers the capture that resets it.
     pub sixty_move_fade: bool,
-    /// A mate found by a search bounded by the clock is proven the shortest (the longest
-    /// resistance) before the iterations end (`mate_proof.rs`); off, the held score ends them
-    /// as it does for `go nodes`.
+    /// A mate found by an analysis (a search no game clock bounds) is proven the shortest (the
+    /// longest resistance) before the iterations end (`mate_proof.rs`); off, the held score
+    /// ends them as it does on a game's clock and for `go nodes`.
     pub mate_proofs: bool,
 }
 

@@ -28,8 +28,9 @@ pub struct Limits {
     pub stop_when_decided: bool,
     /// With `stop_when_decided`: a mate ends the iterations only once proven exact (no
     /// shorter mate, or no longer resistance), by a search without forward pruning; until
-    /// then the iterations go on. Set for searches bounded by the clock or by nothing (`go`
-    /// on a clock, `movetime`, `infinite`); `go nodes` keeps the plain rule.
+    /// then the iterations go on. Set for analyses, the searches no game clock bounds (`go
+    /// movetime`, `go infinite`, a bare `go`); a game's clock, `go depth` and `go nodes` keep
+    /// the plain rule.
     pub prove_mates: bool,
     /// Root lines to find per iteration (MultiPV), at least 1.
     pub multipv: usize,

@@ -268,7 +268,7 @@ mod tests {
         Searcher::new(tt, SearchConfig::FULL)
     }
 
-    /// A search with no depth asked, as the coordinator starts one on a clock far away.
+    /// A search with no depth asked, as the coordinator starts one for an analysis.
     fn decided_search(fen: &str, prove_mates: bool) -> SearchResult {
         let pos = Position::from_fen(fen).expect("fen");
         let mut limits = Limits::depth(120);

@@ -1,5 +1,5 @@
 //! `pao-tools mates run`: an engine process searches every row of a mate set under one `go`
-//! command (by default UCCI `go time 3000`, a 3 s clock), with a new game before each; the
+//! command (by default `go movetime 3000`, an analysis of 3 s), with a new game before each; the
 //! last score before `bestmove` is compared with the proven shortest mate, and the move with
 //! the row's mating first moves. With `--defender` the other side is asked: after the row's
 //! first mating move it is mated in exactly N - 1 moves, its longest resistance.
@@ -31,9 +31,10 @@ pub struct RunArgs {
     /// The dialect
     #[arg(long, value_enum, default_value = "ucci")]
     protocol: Dialect,
-    /// What follows `go` (UCCI `time 3000`: a 3 s clock for the rest of the game); `{moves}`
-    /// stands for the row's mate length (`--go "mate {moves}"`)
-    #[arg(long = "go", value_name = "ARGS", default_value = "time 3000")]
+    /// What follows `go` (`movetime 3000`: an analysis of 3 s, where mates are proven; a game's
+    /// clock such as UCCI `time 3000` keeps the plain rule); `{moves}` stands for the row's
+    /// mate length (`--go "mate {moves}"`)
+    #[arg(long = "go", value_name = "ARGS", default_value = "movetime 3000")]
     go: String,
     /// Search threads
     #[arg(long, default_value_t = 1)]
