@@ -253,7 +253,9 @@ fn fast(args: &[String]) -> Option<String> {
         ["bench", rest @ ..] if rest.contains(&"--positions") && !rest.contains(&"--ablation") => {
             Some("bench: nodes ".into())
         }
-        ["match", "sprt", ..] => Some("\nresult: elo=".into()),
+        ["match", "sprt", counts, ..] if counts.starts_with(|c: char| c.is_ascii_digit()) => {
+            Some("\nresult: elo=".into())
+        }
         _ => None,
     }
 }
