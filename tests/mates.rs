@@ -41,7 +41,8 @@ fn rows() -> Vec<Row> {
         .collect()
 }
 
-/// Searches `row` as an analysis ends (no depth asked, mates proven before they end it); returns a description of what is wrong, if anything.
+/// Searches `row` as an analysis ends (no depth asked, mates proven before they end it);
+/// returns a description of what is wrong, if anything.
 fn check(row: &Row, prove_mates: bool) -> Option<String> {
     let pos = Position::from_fen(&row.fen).expect("fen");
     let tt = Arc::new(TranspositionTable::new(16).expect("table"));

@@ -6,8 +6,8 @@
 //! pentanomial. Counts of the two kinds are independent data, so their log-likelihood ratios
 //! add, and the Elo comes from every game's points with the variance of each part's own kind.
 
-use super::report::{elo_text, result_fields};
-use super::stats::{pooled_elo, Pentanomial, Sprt, SprtDecision, Trinomial};
+use super::report::{elo_text, result_fields, sprt_line, sprt_word};
+use super::stats::{pooled_elo, Pentanomial, Sprt, Trinomial};
 
 /// `pao-tools match sprt`.
 #[derive(clap::Args, Debug)]
@@ -128,20 +128,12 @@ pub fn report(sprt: &Sprt, games: &Trinomial, pairs: &Pentanomial) -> String {
         (true, false) => "trinomial".to_string(),
         _ => "pentanomial".to_string(),
     };
-    let (lo, hi) = sprt.bounds();
-    let (verdict, word) = match sprt.decide(llr) {
-        SprtDecision::AcceptH0 => ("H0 accepted", "rejected"),
-        SprtDecision::AcceptH1 => ("H1 accepted", "accepted"),
-        SprtDecision::Continue => ("undecided", "running"),
-    };
-    out.push_str(&format!(
-        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.3} ({basis}) bounds [{lo:.3}, \
-         {hi:.3}]: {verdict}\n",
-        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-    ));
+    let (decision, line) = sprt_line(sprt, llr, &basis);
+    out.push_str(&line);
     let (elo, err) = result_fields(elo);
     out.push_str(&format!(
-        "result: elo={elo} err={err} llr={llr:.2} games={total} sprt={word}\n"
+        "result: elo={elo} err={err} llr={llr:.2} games={total} sprt={}\n",
+        sprt_word(decision)
     ));
     out
 }

@@ -141,6 +141,12 @@ pub fn sprt_status(sprt: &Sprt, s: &Summary) -> (f64, SprtDecision, String) {
     } else {
         (sprt.llr_trinomial(&s.first), "trinomial")
     };
+    let (d, text) = sprt_line(sprt, llr, basis);
+    (llr, d, text)
+}
+
+/// The SPRT line of a report for an LLR read on `basis`, and the decision.
+pub fn sprt_line(sprt: &Sprt, llr: f64, basis: &str) -> (SprtDecision, String) {
     let (lo, hi) = sprt.bounds();
     let d = sprt.decide(llr);
     let verdict = match d {
@@ -152,7 +158,16 @@ pub fn sprt_status(sprt: &Sprt, s: &Summary) -> (f64, SprtDecision, String) {
         "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} ({basis}) bounds [{:.3}, {:.3}]: {verdict}\n",
         sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, lo, hi
     );
-    (llr, d, text)
+    (d, text)
+}
+
+/// The `sprt=` word of a `result:` line for a decision.
+pub fn sprt_word(d: SprtDecision) -> &'static str {
+    match d {
+        SprtDecision::AcceptH1 => "accepted",
+        SprtDecision::AcceptH0 => "rejected",
+        SprtDecision::Continue => "running",
+    }
 }
 
 /// The report printed at the end of a match: standings, the first engine against the field,
@@ -213,12 +228,7 @@ pub fn result_line(prefix: &str, sprt: Option<&Sprt>, s: &Summary) -> String {
     let (llr, verdict) = match sprt {
         Some(sp) => {
             let (llr, d, _) = sprt_status(sp, s);
-            let v = match d {
-                SprtDecision::AcceptH1 => "accepted",
-                SprtDecision::AcceptH0 => "rejected",
-                SprtDecision::Continue => "running",
-            };
-            (format!("{llr:.2}"), v)
+            (format!("{llr:.2}"), sprt_word(d))
         }
         None => ("-".to_string(), "off"),
     };
