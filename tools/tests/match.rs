@@ -420,11 +420,13 @@ fn sprt_stops_early() {
         fake("B", "ucci", "--seed 12")
     );
     let (ok, out, err) = run_match(&format!(
-        "{engines} --games 200 --depth 1 --maxplies 200 --sprt elo0=0 elo1=400"
+        "{engines} --games 200 --depth 1 --maxplies 200 --sprt elo0=0 elo1=200 min-games=20"
     ));
     assert!(ok, "{out}\n{err}");
     assert!(
-        out.contains("SPRT elo0=0 elo1=400 alpha=0.05 beta=0.05: LLR"),
+        out.contains(
+            "SPRT elo0=0 elo1=200 alpha=0.05 beta=0.05 model=normalized min-games=20: LLR"
+        ),
         "{out}"
     );
     assert!(out.contains("accepted\n"), "{out}");
@@ -443,8 +445,15 @@ fn sprt_stops_early() {
         .and_then(|l| l.split_once(": "))
         .map(|(_, counts)| counts.to_string())
         .expect(&out);
-    let (code, pooled, err) =
-        support::tools(&["match", "sprt", &counts, "--sprt", "elo0=0", "elo1=400"]);
+    let (code, pooled, err) = support::tools(&[
+        "match",
+        "sprt",
+        &counts,
+        "--sprt",
+        "elo0=0",
+        "elo1=200",
+        "min-games=20",
+    ]);
     assert_eq!((code, err.as_str()), (0, ""), "{pooled}");
     let fields = |line: &str| -> Vec<String> {
         line.split_whitespace()

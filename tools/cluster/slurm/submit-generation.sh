@@ -22,7 +22,7 @@
 #   MATCH_SHARDS   SPRT shards (SHARDS); PAIRS: game pairs per SPRT shard (1500 / MATCH_SHARDS
 #                  rounded up: at least 3000 games in all)
 #   SPRT_TC        the SPRT's clock (3+0.03); SPRT_NODES: nodes per move instead of a clock
-#   SPRT           the SPRT's hypotheses ("elo0=0 elo1=5"); HASH: MiB per engine (16)
+#   SPRT           the SPRT's hypotheses ("elo0=0 elo1=10", normalised Elo); HASH: MiB per engine (16)
 #   OPENINGS       the SPRT's openings (the repository's tools/data/balanced-openings.txt)
 #   PAO_TOOLS      pao-tools (default: on the PATH); PAO: the engine (the pao beside PAO_TOOLS)
 #   DATAGEN_ARGS, TRAIN_ARGS, MATCH_ARGS: more arguments for datagen, train and match
@@ -72,7 +72,7 @@ SPRT_TC="${SPRT_TC:-3+0.03}"
 number='[0-9]*\.?[0-9]+'
 [[ "$SPRT_TC" =~ ^([0-9]+/)?$number(\+$number)?$ ]] \
     || fail "SPRT_TC must be a clock such as 3+0.03 or 40/60+0.5 (it is '$SPRT_TC')"
-SPRT="${SPRT:-elo0=0 elo1=5}"
+SPRT="${SPRT:-elo0=0 elo1=10}"
 for word in $SPRT; do
     [[ "$word" =~ ^(elo0|elo1|alpha|beta)=-?$number$ ]] \
         || fail "SPRT takes elo0=, elo1=, alpha=, beta= with numbers (not '$word')"

@@ -134,8 +134,8 @@ pub struct GenerationArgs {
     /// Most games of the SPRT (undecided after them: the new net is not taken).
     #[arg(long, default_value_t = 3000)]
     pub sprt_games: u64,
-    /// The SPRT's hypotheses, as `pao-tools match --sprt` takes them.
-    #[arg(long, default_value = "elo0=0 elo1=5")]
+    /// The SPRT's hypotheses, as `pao-tools match --sprt` takes them (normalised Elo).
+    #[arg(long, default_value = "elo0=0 elo1=10")]
     pub sprt: String,
     /// Table size of each engine in the matches, MiB.
     #[arg(long, default_value_t = 16)]

@@ -9,9 +9,11 @@ pub mod clock;
 pub mod config;
 pub mod fake_engine;
 pub mod game;
+mod gsprt;
 pub mod judge;
 mod merge;
 mod pgn;
+mod plan;
 mod pool;
 mod progress;
 mod referee;
@@ -118,8 +120,9 @@ pub struct MatchArgs {
     /// PGN event name
     #[arg(long, value_name = "NAME", default_value = "pao-tools match")]
     event: String,
-    /// Stop when the SPRT (first engine against the others) decides; defaults elo0=0 elo1=5
-    /// alpha=0.05 beta=0.05
+    /// Stop when the SPRT (first engine against the others) decides; defaults elo0=0 elo1=10
+    /// alpha=0.05 beta=0.05 model=normalized min-games=200 (bounds in normalised Elo; model=logistic
+    /// for logistic Elo)
     #[arg(long, value_name = "KEY=VALUE", num_args = 0..)]
     sprt: Option<Vec<String>>,
     /// Adjudicate a loss by the engines' scores: score=CP count=N
@@ -140,6 +143,8 @@ enum MatchCommand {
     Merge(merge::MergeArgs),
     /// An SPRT and the Elo read from counts (W-L-D, pentanomials) of one or more runs
     Sprt(pool::PoolArgs),
+    /// What an SPRT's bounds buy: the chance of accepting and the games it needs, by true Elo
+    Plan(plan::PlanArgs),
 }
 
 /// The words of each `--engine` occurrence, kept apart (clap's derive flattens repeated
@@ -260,6 +265,10 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         print!("{}", pool::report(&sprt, &games, &pairs));
         return Ok(());
     }
+    if let Some(MatchCommand::Plan(p)) = &args.command {
+        print!("{}", plan::plan(p).map_err(Failure::Usage)?);
+        return Ok(());
+    }
     let cfg = config(args).map_err(Failure::Usage)?;
     let text = run_match(&cfg)?;
     print!("{text}");
@@ -324,7 +333,8 @@ mod tests {
         let c = parse("--engine cmd=x --engine cmd=y --sprt --st 0.5").unwrap();
         assert_eq!(c.game.limit, Limit::MoveTime(500));
         assert_eq!((c.games, c.concurrency, c.game.max_plies), (2, 1, 600));
-        assert_eq!(c.sprt.map(|s| (s.elo0, s.elo1)), Some((0.0, 5.0)));
+        assert_eq!(c.sprt, Some(stats::Sprt::parse(&[]).unwrap()));
+        assert_eq!(c.sprt.map(|s| (s.elo0, s.elo1)), Some((0.0, 10.0)));
         assert_eq!(c.event, "pao-tools match");
     }
 

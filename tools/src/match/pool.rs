@@ -6,7 +6,8 @@
 //! pentanomial. Counts of the two kinds are independent data, so their log-likelihood ratios
 //! add, and the Elo comes from every game's points with the variance of each part's own kind.
 
-use super::report::{elo_text, result_fields, sprt_line, sprt_word};
+use super::gsprt;
+use super::report::{elo_text, nelo_line, result_fields, sprt_line, sprt_word};
 use super::stats::{pooled_elo, Pentanomial, Sprt, Trinomial};
 
 /// `pao-tools match sprt`.
@@ -20,8 +21,8 @@ pub struct PoolArgs {
     /// Read the same counts for the other engine: W-L-D as L-W-D, pentanomials reversed
     #[arg(long = "other-side")]
     other_side: bool,
-    /// The SPRT, as `match --sprt` (after the counts); defaults elo0=0 elo1=5 alpha=0.05
-    /// beta=0.05
+    /// The SPRT, as `match --sprt` (after the counts); defaults elo0=0 elo1=10 alpha=0.05
+    /// beta=0.05 model=normalized min-games=200
     #[arg(long, value_name = "KEY=VALUE", num_args = 0..)]
     sprt: Option<Vec<String>>,
 }
@@ -128,7 +129,17 @@ pub fn report(sprt: &Sprt, games: &Trinomial, pairs: &Pentanomial) -> String {
         (true, false) => "trinomial".to_string(),
         _ => "pentanomial".to_string(),
     };
-    let (decision, line) = sprt_line(sprt, llr, &basis);
+    let (decision, line) = sprt_line(sprt, llr, &basis, total);
+    // Normalised Elo is read on one kind of counts: pairs when there are any.
+    let nelo = if pairs.pairs() > 0 {
+        nelo_line(gsprt::nelo(&pairs.counts), "pentanomial")
+    } else {
+        nelo_line(
+            gsprt::nelo(&[games.losses, games.draws, games.wins]),
+            "trinomial",
+        )
+    };
+    out.push_str(&nelo);
     out.push_str(&line);
     let (elo, err) = result_fields(elo);
     out.push_str(&format!(

@@ -1,7 +1,10 @@
 //! Match results as numbers and text: standings, Elo with error bars, pentanomial, SPRT.
 
+use super::gsprt;
 use super::schedule::Job;
 use super::state::GameResult;
+#[cfg(test)]
+use super::stats::EloModel;
 use super::stats::{EloEstimate, Pentanomial, Sprt, SprtDecision, Trinomial};
 use super::termination::Termination;
 use pao::board::Color;
@@ -141,22 +144,45 @@ pub fn sprt_status(sprt: &Sprt, s: &Summary) -> (f64, SprtDecision, String) {
     } else {
         (sprt.llr_trinomial(&s.first), "trinomial")
     };
-    let (d, text) = sprt_line(sprt, llr, basis);
-    (llr, d, text)
+    let games = s.first.games();
+    let (d, text) = sprt_line(sprt, llr, basis, games);
+    let nelo = if s.pairs.pairs() > 0 {
+        gsprt::nelo(&s.pairs.counts)
+    } else {
+        let t = &s.first;
+        gsprt::nelo(&[t.losses, t.draws, t.wins])
+    };
+    (llr, d, format!("{}{text}", nelo_line(nelo, basis)))
 }
 
-/// The SPRT line of a report for an LLR read on `basis`, and the decision.
-pub fn sprt_line(sprt: &Sprt, llr: f64, basis: &str) -> (SprtDecision, String) {
+/// The normalised Elo of a report, read on `basis`.
+pub fn nelo_line(nelo: Option<(f64, f64)>, basis: &str) -> String {
+    match nelo {
+        Some((e, margin)) => format!(
+            "normalised elo ({basis}): {:+.1} +/- {margin:.1}\n",
+            e + 0.0
+        ),
+        None => String::new(),
+    }
+}
+
+/// The SPRT line of a report for an LLR read on `basis` after `games` games, and the
+/// decision.
+pub fn sprt_line(sprt: &Sprt, llr: f64, basis: &str, games: u64) -> (SprtDecision, String) {
     let (lo, hi) = sprt.bounds();
-    let d = sprt.decide(llr);
+    let d = sprt.decide(llr, games);
     let verdict = match d {
         SprtDecision::AcceptH0 => "H0 accepted",
         SprtDecision::AcceptH1 => "H1 accepted",
+        SprtDecision::Continue if games < sprt.min_games => "undecided (below min-games)",
         SprtDecision::Continue => "undecided",
     };
     let text = format!(
-        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} ({basis}) bounds [{:.3}, {:.3}]: {verdict}\n",
-        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, lo, hi
+        "SPRT {}: LLR {:.3} ({basis}) bounds [{:.3}, {:.3}]: {verdict}\n",
+        sprt.describe(),
+        llr,
+        lo,
+        hi
     );
     (d, text)
 }
@@ -313,6 +339,8 @@ mod tests {
             elo1: 5.0,
             alpha: 0.05,
             beta: 0.05,
+            model: EloModel::Logistic,
+            min_games: 0,
         };
         let (_, d, text) = sprt_status(&sprt, &s);
         assert_eq!(d, SprtDecision::Continue);

@@ -1,5 +1,7 @@
 //! Match statistics: logistic Elo, its 95 % error bar, pentanomial pair counts and the SPRT.
 
+use super::gsprt;
+
 /// z for a two-sided 95 % interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
@@ -165,6 +167,17 @@ impl Pentanomial {
     }
 }
 
+/// The scale the SPRT's bounds are given in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EloModel {
+    /// Normalised Elo (`gsprt.rs`): the difference in units of the match's own noise, so
+    /// that a test's length does not depend on the draw rate; the exact GSPRT.
+    Normalized,
+    /// Logistic Elo, in the normal approximation of the GSPRT (the model of the project's
+    /// tests until 2026-11-28).
+    Logistic,
+}
+
 /// A sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -176,6 +189,10 @@ pub struct Sprt {
     pub alpha: f64,
     /// False negative rate.
     pub beta: f64,
+    /// The scale of elo0 and elo1.
+    pub model: EloModel,
+    /// No decision before this many games (a floor against deciding on a handful of pairs).
+    pub min_games: u64,
 }
 
 /// What the SPRT concluded.
@@ -190,18 +207,42 @@ pub enum SprtDecision {
 }
 
 impl Sprt {
-    /// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order, all optional; those are the defaults).
+    /// Parses `elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized min-games=200` (any
+    /// order, all optional; those are the defaults).
     pub fn parse(words: &[String]) -> Result<Sprt, String> {
         let mut s = Sprt {
             elo0: 0.0,
-            elo1: 5.0,
+            elo1: 10.0,
             alpha: 0.05,
             beta: 0.05,
+            model: EloModel::Normalized,
+            min_games: 200,
         };
         for w in words {
             let (k, v) = w
                 .split_once('=')
                 .ok_or_else(|| format!("--sprt: expected key=value, got '{w}'"))?;
+            match k {
+                "model" => {
+                    s.model = match v {
+                        "normalized" | "normalised" => EloModel::Normalized,
+                        "logistic" => EloModel::Logistic,
+                        _ => {
+                            return Err(format!(
+                                "--sprt: model '{v}' is not 'normalized' or 'logistic'"
+                            ))
+                        }
+                    };
+                    continue;
+                }
+                "min-games" => {
+                    s.min_games = v
+                        .parse()
+                        .map_err(|_| format!("--sprt: min-games '{v}' is not a whole number"))?;
+                    continue;
+                }
+                _ => {}
+            }
             let v: f64 = v
                 .parse()
                 .map_err(|_| format!("--sprt: '{v}' is not a number"))?;
@@ -222,6 +263,18 @@ impl Sprt {
         Ok(s)
     }
 
+    /// The settings as `--sprt` takes them, for reports.
+    pub fn describe(&self) -> String {
+        let model = match self.model {
+            EloModel::Normalized => "normalized",
+            EloModel::Logistic => "logistic",
+        };
+        format!(
+            "elo0={} elo1={} alpha={} beta={} model={model} min-games={}",
+            self.elo0, self.elo1, self.alpha, self.beta, self.min_games
+        )
+    }
+
     /// (lower, upper) LLR bounds: ln(beta / (1 - alpha)) and ln((1 - beta) / alpha).
     pub fn bounds(&self) -> (f64, f64) {
         (
@@ -230,15 +283,25 @@ impl Sprt {
         )
     }
 
-    /// The generalised SPRT log-likelihood ratio in its normal approximation:
-    /// N (s1 - s0) (2 mean - s0 - s1) / (2 var), over observations scaled to [0, 1].
-    fn llr(&self, samples: &[(f64, u64)]) -> f64 {
-        let Some((mean, var, n)) = mean_variance(samples) else {
+    /// The logistic model's LLR, the generalised SPRT in its normal approximation:
+    /// N (s1 - s0) (2 mean - s0 - s1) / (2 var), over observations scaled to [0, 1]. Empty
+    /// outcomes count a thousandth of an observation, so that observations all alike still
+    /// have a spread (the normalised model does the same).
+    fn llr_logistic(&self, samples: &[(f64, u64)]) -> f64 {
+        let Some((mean, _, n)) = mean_variance(samples) else {
             return 0.0;
         };
-        if var <= 0.0 {
-            return 0.0;
-        }
+        let weights: Vec<f64> = samples
+            .iter()
+            .map(|s| if s.1 == 0 { 1e-3 } else { s.1 as f64 })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let var = samples
+            .iter()
+            .zip(&weights)
+            .map(|(s, w)| w * (s.0 - mean).powi(2))
+            .sum::<f64>()
+            / total;
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
         n as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
@@ -246,18 +309,28 @@ impl Sprt {
 
     /// LLR over game pairs.
     pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
-        self.llr(&p.samples())
+        match self.model {
+            EloModel::Logistic => self.llr_logistic(&p.samples()),
+            EloModel::Normalized => gsprt::llr_normalized(&p.counts, self.elo0, self.elo1),
+        }
     }
 
     /// LLR over single games (when games are not paired).
     pub fn llr_trinomial(&self, t: &Trinomial) -> f64 {
-        self.llr(&t.samples())
+        match self.model {
+            EloModel::Logistic => self.llr_logistic(&t.samples()),
+            EloModel::Normalized => {
+                gsprt::llr_normalized(&[t.losses, t.draws, t.wins], self.elo0, self.elo1)
+            }
+        }
     }
 
-    /// The decision for an LLR.
-    pub fn decide(&self, llr: f64) -> SprtDecision {
+    /// The decision for an LLR after `games` games: none before the floor.
+    pub fn decide(&self, llr: f64, games: u64) -> SprtDecision {
         let (lo, hi) = self.bounds();
-        if llr <= lo {
+        if games < self.min_games {
+            SprtDecision::Continue
+        } else if llr <= lo {
             SprtDecision::AcceptH0
         } else if llr >= hi {
             SprtDecision::AcceptH1
@@ -386,7 +459,13 @@ mod tests {
 
     #[test]
     fn sprt_bounds_and_decisions() {
-        let s = Sprt::parse(&["elo0=0".into(), "elo1=5".into()]).unwrap();
+        let s = Sprt::parse(&[
+            "elo0=0".into(),
+            "elo1=5".into(),
+            "model=logistic".into(),
+            "min-games=0".into(),
+        ])
+        .unwrap();
         // Wald's bounds at alpha = beta = 0.05: ln(0.05 / 0.95) = -ln 19 and ln 19.
         let (lo, hi) = s.bounds();
         assert!(close(lo, -(19f64.ln()), 1e-15));
@@ -410,8 +489,8 @@ mod tests {
         // exact GSPRT (11.59 against 9.30); both are well past the upper bound.
         let exact = exact_gsprt(&strong.counts, 0.5, s1);
         assert!(close(exact, 9.301_98, 1e-4), "exact {exact}");
-        assert_eq!(s.decide(llr), SprtDecision::AcceptH1);
-        assert_eq!(s.decide(exact), SprtDecision::AcceptH1);
+        assert_eq!(s.decide(llr, u64::MAX), SprtDecision::AcceptH1);
+        assert_eq!(s.decide(exact, u64::MAX), SprtDecision::AcceptH1);
         // Near the hypotheses, where tests decide, the approximation is the exact GSPRT to
         // within a thousandth of its value: equal engines (accept H0), and a small gain.
         for counts in [[400, 1600, 4000, 1600, 400], [380, 1580, 4000, 1640, 420]] {
@@ -421,12 +500,19 @@ mod tests {
                 (llr - exact).abs() < 1e-3 * exact.abs().max(1.0),
                 "{counts:?}: approximation {llr}, exact {exact}"
             );
-            assert_eq!(s.decide(llr), s.decide(exact), "{counts:?}");
+            assert_eq!(
+                s.decide(llr, u64::MAX),
+                s.decide(exact, u64::MAX),
+                "{counts:?}"
+            );
         }
         let equal = Pentanomial {
             counts: [400, 1600, 4000, 1600, 400],
         };
-        assert_eq!(s.decide(s.llr_pentanomial(&equal)), SprtDecision::AcceptH0);
+        assert_eq!(
+            s.decide(s.llr_pentanomial(&equal), u64::MAX),
+            SprtDecision::AcceptH0
+        );
         // Games not paired: the same formula over single games scored 1, 1/2, 0. For 300
         // wins, 450 draws and 250 losses: mean 0.3 + 0.45 / 2 = 0.525, E[x^2] = 0.3 + 0.45 / 4.
         let t = Trinomial {
@@ -442,9 +528,103 @@ mod tests {
         let few = Pentanomial {
             counts: [1, 2, 3, 2, 1],
         };
-        assert_eq!(s.decide(s.llr_pentanomial(&few)), SprtDecision::Continue);
+        assert_eq!(
+            s.decide(s.llr_pentanomial(&few), u64::MAX),
+            SprtDecision::Continue
+        );
         assert!(Sprt::parse(&["elo0=5".into(), "elo1=0".into()]).is_err());
         assert!(Sprt::parse(&["alpha=2".into()]).is_err());
         assert!(Sprt::parse(&["x".into()]).is_err());
+    }
+}
+
+#[cfg(test)]
+mod model_tests {
+    use super::*;
+
+    fn words(list: &[&str]) -> Vec<String> {
+        list.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn the_defaults_are_normalised_elo_with_a_floor() {
+        let s = Sprt::parse(&[]).unwrap();
+        let defaults = "elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized min-games=200";
+        let listed: Vec<&str> = defaults.split(' ').collect();
+        assert_eq!(s, Sprt::parse(&words(&listed)).unwrap());
+        assert_eq!(
+            (s.elo0, s.elo1, s.model, s.min_games),
+            (0.0, 10.0, EloModel::Normalized, 200)
+        );
+        assert_eq!(s.describe(), defaults);
+        let l = Sprt::parse(&words(&["model=logistic", "min-games=0", "elo1=5"])).unwrap();
+        assert_eq!((l.model, l.min_games, l.elo1), (EloModel::Logistic, 0, 5.0));
+        for (bad, message) in [
+            (
+                "model=bayes",
+                "--sprt: model 'bayes' is not 'normalized' or 'logistic'",
+            ),
+            (
+                "min-games=-1",
+                "--sprt: min-games '-1' is not a whole number",
+            ),
+            (
+                "min-games=1.5",
+                "--sprt: min-games '1.5' is not a whole number",
+            ),
+        ] {
+            assert_eq!(Sprt::parse(&words(&[bad])).unwrap_err(), message);
+        }
+    }
+
+    #[test]
+    fn no_decision_before_the_floor() {
+        let s = Sprt::parse(&words(&["min-games=400"])).unwrap();
+        // 100 pairs all won by the first engine: far past the upper bound, yet 200 games.
+        let won = Pentanomial {
+            counts: [0, 0, 0, 0, 100],
+        };
+        let llr = s.llr_pentanomial(&won);
+        assert!(llr > 2.944, "{llr}");
+        assert_eq!(s.decide(llr, 200), SprtDecision::Continue);
+        assert_eq!(s.decide(llr, 400), SprtDecision::AcceptH1);
+    }
+
+    #[test]
+    fn each_model_reads_its_own_bounds() {
+        let counts = [88, 450, 864, 432, 94];
+        let p = Pentanomial { counts };
+        let n = Sprt::parse(&words(&["elo0=-5", "elo1=0"])).unwrap();
+        assert_eq!(
+            n.llr_pentanomial(&p),
+            gsprt::llr_normalized(&counts, -5.0, 0.0)
+        );
+        let t = Trinomial {
+            wins: 927,
+            losses: 933,
+            draws: 1997,
+        };
+        assert_eq!(
+            n.llr_trinomial(&t),
+            gsprt::llr_normalized(&[933, 1997, 927], -5.0, 0.0)
+        );
+        // Pairs all scoring alike (the same deterministic build on both sides): the logistic
+        // model used to answer 0 for ever; now both lean to H0 as equal engines do.
+        let alike = Pentanomial {
+            counts: [0, 0, 5000, 0, 0],
+        };
+        let l = Sprt::parse(&words(&["model=logistic", "elo1=5"])).unwrap();
+        assert_eq!(
+            l.decide(l.llr_pentanomial(&alike), 10_000),
+            SprtDecision::AcceptH0
+        );
+        let d = Sprt::parse(&[]).unwrap();
+        assert!(
+            d.llr_pentanomial(&alike) < -2.0,
+            "{}",
+            d.llr_pentanomial(&alike)
+        );
+        // Read for bounds -5 and 0, equal engines favour 0.
+        assert!(n.llr_pentanomial(&alike) > 0.0);
     }
 }
