@@ -111,6 +111,10 @@ fn every_switch_on() -> SearchConfig {
         check_ext_see: true,
         singular: true,
         qs_futility: true,
+        lmp: true,
+        history_pruning: true,
+        capture_history: true,
+        correction_history: true,
         sixty_move_draw: true,
         sixty_move_fade: true,
         ..SearchConfig::FULL

@@ -165,6 +165,19 @@ impl Position {
         self.counts[color.index()][kind.index()] as u32
     }
 
+    /// A hash of where the soldiers of both sides stand (the pawn structure), for tables
+    /// keyed by it; computed from the soldiers' squares, not kept incrementally.
+    #[inline]
+    pub fn soldier_hash(&self) -> u64 {
+        let red = self.piece_bb[Piece::new(Color::Red, PieceKind::Soldier).code()];
+        let black = self.piece_bb[Piece::new(Color::Black, PieceKind::Soldier).code()];
+        let mix = |x: u128, k: u64| -> u64 {
+            let v = (x as u64) ^ ((x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            (v ^ k).wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(31)
+        };
+        mix(red, 0x94D0_49BB_1331_11EB) ^ mix(black, 0x2545_F491_4F6C_DD1D).rotate_left(17)
+    }
+
     /// Occupied squares of one colour, as a 90-bit set.
     #[inline]
     pub fn pieces_of(&self, color: Color) -> u128 {

@@ -113,6 +113,17 @@ pub struct SearchConfig {
     /// Quiescence delta pruning: a capture that cannot lift the stand-pat to alpha even
     /// with its victim's value and a margin is skipped (unless it gives check).
     pub qs_futility: bool,
+    /// Late move pruning: near the leaves, once enough moves were searched at a node that
+    /// expects no cutoff, the remaining quiet moves (checks kept) are not searched.
+    pub lmp: bool,
+    /// History pruning: near the leaves, a quiet move (not a check) whose history says it
+    /// keeps failing is not searched.
+    pub history_pruning: bool,
+    /// Capture history: captures ordered by victim and by how the same capture did before.
+    pub capture_history: bool,
+    /// Correction history: the static evaluation corrected by what searches found in
+    /// positions of the same soldier structure (`correction.rs`).
+    pub correction_history: bool,
     /// The search knows the sixty-move rule: a node at the limit (after a move that is not
     /// mate) is a draw.
     pub sixty_move_draw: bool,
@@ -155,6 +166,10 @@ const SWITCHES: &[Switch] = &[
     ("check_ext_see", |c| &mut c.check_ext_see),
     ("singular", |c| &mut c.singular),
     ("qs_futility", |c| &mut c.qs_futility),
+    ("lmp", |c| &mut c.lmp),
+    ("history_pruning", |c| &mut c.history_pruning),
+    ("capture_history", |c| &mut c.capture_history),
+    ("correction_history", |c| &mut c.correction_history),
     ("sixty_move_draw", |c| &mut c.sixty_move_draw),
     ("sixty_move_fade", |c| &mut c.sixty_move_fade),
     ("mate_proofs", |c| &mut c.mate_proofs),
@@ -182,10 +197,12 @@ impl SearchConfig {
         repetition: RepetitionRule::Asian,
         // Accepted by an SPRT in self-play (docs/testing.md, "Strength log").
         see: true,
+        // Accepted by an SPRT in self-play (docs/testing.md, "Strength log").
+        lmr_adjust: true,
+        lmp: true,
         // Off until an SPRT in self-play accepts them (docs/testing.md, "In test"); a switch
         // that games reject leaves the code (docs/testing.md, "Tried and rejected").
         iir: false,
-        lmr_adjust: false,
         cont_history: false,
         nmp_eval_r: false,
         tt_eval: false,
@@ -194,6 +211,9 @@ impl SearchConfig {
         check_ext_see: false,
         singular: false,
         qs_futility: false,
+        history_pruning: false,
+        capture_history: false,
+        correction_history: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
         // Exact mate lengths for analysis; measured in games (docs/testing.md).
@@ -230,6 +250,10 @@ impl SearchConfig {
         check_ext_see: false,
         singular: false,
         qs_futility: false,
+        lmp: false,
+        history_pruning: false,
+        capture_history: false,
+        correction_history: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
         mate_proofs: false,
@@ -280,6 +304,8 @@ impl SearchConfig {
             iir: false,
             qs_futility: false,
             singular: false,
+            lmp: false,
+            history_pruning: false,
             ..self
         }
     }

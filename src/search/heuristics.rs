@@ -1,8 +1,9 @@
 //! Per-thread move-ordering memory: history (quiet and continuation), killers and
 //! counter-moves.
 
+use super::correction::CorrectionHistory;
 use super::score::MAX_PLY;
-use crate::board::{Move, Piece, SQUARES};
+use crate::board::{Move, Piece, PieceKind, SQUARES};
 
 /// History values stay within this bound (gravity keeps them there).
 const HISTORY_MAX: i32 = 16384;
@@ -32,6 +33,19 @@ pub struct Heuristics {
     /// Continuation history: how well a quiet move (piece, to) did after an earlier move
     /// (piece, to) one or two plies before it; one table serves both distances.
     cont: Box<[i16]>,
+    /// Capture history: how well capturing a kind of victim with a piece on a square did.
+    capture: Box<[i16]>,
+    /// What searches found about the static evaluation, by soldier structure.
+    pub correction: CorrectionHistory,
+}
+
+/// Victim kinds in the capture-history index.
+const VICTIMS: usize = 7;
+
+/// The capture-history index of `piece` capturing a `victim` with `m`.
+#[inline]
+fn capture_index(piece: Piece, m: Move, victim: PieceKind) -> usize {
+    (piece.code() * SQUARES + m.to().index()) * VICTIMS + victim.index()
 }
 
 impl Default for Heuristics {
@@ -48,6 +62,8 @@ impl Heuristics {
             killers: [[Move::NONE; 2]; MAX_PLY + 4],
             counter: Box::new([[Move::NONE; SQUARES]; Piece::CODES]),
             cont: vec![0; PAIRS * PAIRS].into_boxed_slice(),
+            capture: vec![0; PAIRS * VICTIMS].into_boxed_slice(),
+            correction: CorrectionHistory::new(),
         }
     }
 
@@ -96,6 +112,19 @@ impl Heuristics {
         }
         let entry = &mut self.cont[prev * PAIRS + cont_key(piece, m)];
         // |gravity| stays within HISTORY_MAX, which fits i16.
+        *entry = gravity(i32::from(*entry), bonus) as i16;
+    }
+
+    /// Capture-history score of `piece` capturing `victim` with `m`.
+    #[inline]
+    pub fn capture_history(&self, piece: Piece, m: Move, victim: PieceKind) -> i32 {
+        i32::from(self.capture[capture_index(piece, m, victim)])
+    }
+
+    /// Rewards or punishes `piece` capturing `victim` with `m`.
+    #[inline]
+    pub fn update_capture_history(&mut self, piece: Piece, m: Move, victim: PieceKind, bonus: i32) {
+        let entry = &mut self.capture[capture_index(piece, m, victim)];
         *entry = gravity(i32::from(*entry), bonus) as i16;
     }
 

@@ -3,6 +3,7 @@
 pub mod bstar;
 mod bstar_root;
 pub mod config;
+mod correction;
 pub mod heuristics;
 pub mod limits;
 mod mate_proof;

@@ -67,6 +67,30 @@ impl Searcher {
         }
     }
 
+    /// Updates the capture history after `best` (a capture or not) caused a cutoff: the
+    /// capture that cut is rewarded, the captures tried before it punished.
+    pub(crate) fn reward_capture(
+        &mut self,
+        best: Move,
+        best_is_capture: bool,
+        depth: i32,
+        tried: &[Move],
+    ) {
+        let bonus = history_bonus(depth);
+        for &c in tried {
+            if let (Some(p), Some(victim)) =
+                (self.pos.piece_at(c.from()), self.pos.piece_at(c.to()))
+            {
+                let b = if best_is_capture && c == best {
+                    bonus
+                } else {
+                    -bonus
+                };
+                self.heur.update_capture_history(p, c, victim.kind(), b);
+            }
+        }
+    }
+
     /// Updates killers, counter-move and history after a quiet move caused a cutoff.
     pub(crate) fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
         if self.config.killers {

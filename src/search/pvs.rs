@@ -41,6 +41,15 @@ const NMP_EVAL_DIVISOR: i32 = 200;
 const SINGULAR_DEPTH: i32 = 7;
 const SINGULAR_MARGIN: i32 = 2;
 
+/// Late move pruning up to this depth, after (LMP_BASE + depth^2) / 2 moves (twice as many
+/// when improving).
+const LMP_DEPTH: i32 = 8;
+const LMP_BASE: i32 = 3;
+/// History pruning up to this depth, for a quiet move whose history is below
+/// -HISTORY_PRUNE_MARGIN x depth.
+const HISTORY_PRUNE_DEPTH: i32 = 4;
+const HISTORY_PRUNE_MARGIN: i32 = 64;
+
 /// Internal iterative reduction applies from this depth.
 const IIR_DEPTH: i32 = 4;
 
@@ -156,10 +165,17 @@ impl Searcher {
                 return score;
             }
         }
-        let static_eval = match (in_check, tt_eval) {
+        // The evaluation as computed (and stored in the table), and as corrected by what
+        // searches found in positions of the same soldier structure.
+        let raw_eval = match (in_check, tt_eval) {
             (true, _) => -INFINITE,
             (false, Some(e)) if e.abs() < WIN_BOUND => e,
             (false, _) => self.evaluate(),
+        };
+        let static_eval = if self.config.correction_history && !in_check {
+            self.heur.correction.correct(&self.pos, raw_eval)
+        } else {
+            raw_eval
         };
         self.stack[ply].static_eval = static_eval;
         // What pruning compares with beta and alpha: the static evaluation, or the table's
@@ -306,6 +322,8 @@ impl Searcher {
         let mut legal = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
         let mut quiet_count = 0usize;
+        let mut captures_tried: [Move; 32] = [Move::NONE; 32];
+        let mut capture_count = 0usize;
 
         while let Some(m) = picker.next_move(&mut self.pos, &self.heur, &self.config) {
             if (restricted && !self.root_moves.contains(&m)) || m == excluded {
@@ -348,6 +366,33 @@ impl Searcher {
                         -SEE_QUIET_MARGIN * depth * depth
                     },
                 );
+            // Late move pruning and history pruning: late or historically failing quiet
+            // moves near the leaves of a node that expects no cutoff; checks are kept (the
+            // check test runs only for a move that would be pruned).
+            if !capture
+                && !pv_node
+                && !in_check
+                && !root
+                && searched > 0
+                && best_score > -WIN_BOUND
+                && alpha.abs() < WIN_BOUND
+                && m != hints.tt_move
+            {
+                let late = self.config.lmp
+                    && depth <= LMP_DEPTH
+                    && searched as i32
+                        >= (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+                let failing = self.config.history_pruning
+                    && depth <= HISTORY_PRUNE_DEPTH
+                    && piece.is_some_and(|p| {
+                        self.heur.history(p, m) + self.heur.cont_history(hints.cont[0], p, m)
+                            < -HISTORY_PRUNE_MARGIN * depth
+                    });
+                if (late || failing) && !self.pos.gives_check(m) {
+                    self.horizon = true;
+                    continue;
+                }
+            }
             self.stack[ply].mv = m;
             self.stack[ply].piece = piece;
             if depth >= 2 {
@@ -429,6 +474,9 @@ impl Searcher {
             if !capture && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = m;
                 quiet_count += 1;
+            } else if capture && capture_count < captures_tried.len() {
+                captures_tried[capture_count] = m;
+                capture_count += 1;
             }
             if score > best_score {
                 best_score = score;
@@ -441,6 +489,14 @@ impl Searcher {
                     if score >= beta {
                         if !capture {
                             self.reward_quiet(ply, m, depth, &quiets_tried[..quiet_count]);
+                        }
+                        if self.config.capture_history {
+                            self.reward_capture(
+                                m,
+                                capture,
+                                depth,
+                                &captures_tried[..capture_count],
+                            );
                         }
                         break;
                     }
@@ -470,10 +526,24 @@ impl Searcher {
                 key,
                 best_move,
                 to_tt(best_score, ply),
-                static_eval,
+                raw_eval,
                 depth,
                 bound,
             );
+        }
+        // The correction learns from searched values that say where the evaluation erred:
+        // not a capture's gain, and a bound only in the direction it proves.
+        if self.config.correction_history
+            && !in_check
+            && !excluding
+            && (best_move.is_none() || !self.pos.is_capture(best_move))
+            && best_score.abs() < WIN_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.heur
+                .correction
+                .update(&self.pos, raw_eval, best_score, depth);
         }
         best_score
     }

@@ -35,6 +35,9 @@ impl Searcher {
                 return mated_in(ply);
             }
             best = self.evaluate_lazy(alpha, beta);
+            if self.config.correction_history {
+                best = self.heur.correction.correct(&self.pos, best);
+            }
             if best >= beta {
                 return best;
             }
