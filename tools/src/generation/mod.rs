@@ -56,6 +56,16 @@ enum GenerationCommand {
         #[arg(long, default_value = "embedded")]
         net: String,
     },
+    /// Writes the bytes of the current net NET (a net file, or `embedded`) to OUT, atomically:
+    /// the file every stage of a generation plays and trains with.
+    WriteNet {
+        /// The current net: a net file, or `embedded`.
+        #[arg(long, default_value = "embedded")]
+        net: String,
+        /// The file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Prints the `pao-tools match` arguments of the screen's and the SPRT's pairing (engines,
     /// options, openings, adjudication), one per line, for scripts that play them elsewhere.
     MatchArgs {
@@ -218,6 +228,12 @@ pub fn run(cli: GenerationCli) -> Result<(), Failure> {
         Some(GenerationCommand::Decide(args)) => decide::run(*args),
         Some(GenerationCommand::Seed { net }) => {
             println!("{}", default_seed(checksum(&net)?));
+            Ok(())
+        }
+        Some(GenerationCommand::WriteNet { net, out }) => {
+            let bytes = init::load(&net)?.to_bytes();
+            crate::common::atomic::write(&out, &bytes)?;
+            println!("{} (body checksum {:016x})", out.display(), body_checksum(&bytes));
             Ok(())
         }
         Some(GenerationCommand::MatchArgs {
