@@ -233,7 +233,11 @@ pub fn run(cli: GenerationCli) -> Result<(), Failure> {
         Some(GenerationCommand::WriteNet { net, out }) => {
             let bytes = init::load(&net)?.to_bytes();
             crate::common::atomic::write(&out, &bytes)?;
-            println!("{} (body checksum {:016x})", out.display(), body_checksum(&bytes));
+            println!(
+                "{} (body checksum {:016x})",
+                out.display(),
+                body_checksum(&bytes)
+            );
             Ok(())
         }
         Some(GenerationCommand::MatchArgs {
