@@ -290,6 +290,41 @@ fn a_second_writer_is_refused_naming_the_first() {
         )),
         "{err}"
     );
+    // A match's results file: the same (the lock held here, as a running match holds it).
+    let results = root.join("results.tsv");
+    let held = std::fs::File::create(root.join("results.tsv.lock")).expect("lock file");
+    held.lock().expect("locked");
+    std::fs::write(root.join("results.tsv.lock"), "pid 1: pao-tools match\n").expect("named");
+    let out = tools()
+        .args([
+            "match",
+            "--engine",
+            "name=a",
+            "cmd=/bin/true",
+            "--engine",
+            "name=b",
+            "cmd=/bin/true",
+        ])
+        .args([
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--resume",
+            results.to_str().expect("utf-8"),
+        ])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{} is being written by another process (pid 1: pao-tools match)",
+            results.display()
+        )),
+        "{err}"
+    );
+    drop(held);
     // A second generation in the same directory: the same.
     let a = args(&root, &[]);
     let gen = root.join("gen-lock");
