@@ -181,7 +181,7 @@ fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() 
     // Killed once the first seconds of self-play are recorded, with datagen writing.
     let started = Instant::now();
     let gen_state = data.with_file_name("state.txt");
-    while !std::fs::read_to_string(&gen_state).is_ok_and(|s| s.contains("data_seconds")) {
+    while !std::fs::read_to_string(&gen_state).is_ok_and(|s| s.contains("spent_seconds")) {
         assert!(started.elapsed() < Duration::from_secs(60), "no data");
         std::thread::sleep(Duration::from_millis(20));
     }
