@@ -159,7 +159,7 @@ fn decision(state: &str) -> String {
 #[test]
 fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() {
     // Enough data that self-play lasts a few seconds.
-    let more = ["--data-positions", "10000"];
+    let more = ["--data-positions", "15000"];
     let alone = temp("alone");
     let (code, out, err) = run(&args(&alone, &more));
     assert_eq!(code, 0, "{out}\n{err}");
@@ -198,9 +198,11 @@ fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() 
     assert!(spent >= 2.0, "{}", state(&gen));
 
     // SIGTERM in each stage: the child stops, the time is recorded, and the line says so.
+    // The time never falls; in the data stage, stopped after a progress line of datagen's, it
+    // grows by what datagen ran.
     let mut last = spent;
     for (at, stage) in [
-        ("generation: stage 1/4: data", "data"),
+        ("generation: data: ", "data"),
         ("generation: train: ", "train"),
         ("generation: stage 3/4: screen", "screen"),
         ("generation: stage 4/4: sprt", "sprt"),
@@ -214,7 +216,11 @@ fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() 
         );
         assert!(!out.contains("generation: decided"), "{out}");
         let now = number(&state(&gen), "spent_seconds");
-        assert!(now > last, "{stage}: {now} after {last}");
+        if stage == "data" {
+            assert!(now >= last + 1.0, "{stage}: {now} after {last}");
+        } else {
+            assert!(now >= last, "{stage}: {now} after {last}");
+        }
         last = now;
         assert!(!locked(&data), "{stage}: a writer is left");
     }
@@ -229,7 +235,7 @@ fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() 
         std::fs::read(reference.join("data.bin")).expect("data"),
     );
     let common = killed.len().min(whole.len());
-    assert!(common >= 32 + 32 * 10_000, "{common}");
+    assert!(common >= 32 + 32 * 15_000, "{common}");
     assert!(killed[..common] == whole[..common], "the games differ");
     let kind = |d: String| d.split(" (").next().unwrap_or("").to_string();
     assert_eq!(
