@@ -101,6 +101,7 @@ fn a_generation_runs_every_stage_and_a_second_run_continues_from_its_state() {
         "sprt.pgn",
         "state.txt",
         "openings.txt",
+        "current.nnue",
     ] {
         assert!(gen.join(file).is_file(), "no {file} in {}", gen.display());
     }
@@ -123,7 +124,7 @@ fn a_generation_runs_every_stage_and_a_second_run_continues_from_its_state() {
     assert!(
         candidate
             .provenance
-            .contains(&format!("init embedded (body checksum {checksum})")),
+            .contains(&format!("init current.nnue (body checksum {checksum})")),
         "{}",
         candidate.provenance
     );

@@ -175,8 +175,32 @@ fn bad_arguments_and_bad_files_are_one_error_line() {
     let (code, _, err) = tools(&["synth-data", "--positions", "300", "--out", &p("good.bin")]);
     assert_eq!(code, 0, "{err}");
     let good = std::fs::read(p("good.bin")).expect("written");
+    // One broken record is skipped with a warning; a file mostly broken is refused.
+    let mut one_bad = good.clone();
+    one_bad[32 + 5 * 32 + 29] = 7;
+    std::fs::write(p("one.bin"), &one_bad).expect("write");
+    let (code, _, err) = tools(&[
+        "train",
+        "--data",
+        &p("one.bin"),
+        "--epochs",
+        "1",
+        "--out",
+        &p("one.nnue"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "warning: {}: 1 of 300 records broken and skipped (the first at byte 192: bad result \
+             byte 7)",
+            p("one.bin")
+        )
+    );
     let mut bad_record = good.clone();
-    bad_record[32 + 5 * 32 + 29] = 7;
+    for r in 5..200 {
+        bad_record[32 + r * 32 + 29] = 7;
+    }
     std::fs::write(p("record.bin"), &bad_record).expect("write");
     std::fs::write(
         p("magic.bin"),
@@ -241,7 +265,11 @@ fn bad_arguments_and_bad_files_are_one_error_line() {
         ),
         (
             vec!["--data".into(), p("record.bin")],
-            format!("{}: record 5: bad result byte 7", p("record.bin")),
+            format!(
+                "{}: 195 of 300 records broken and skipped (the first at byte 192: bad result \
+                 byte 7); most of the file is broken: not read",
+                p("record.bin")
+            ),
         ),
         (
             vec!["--data".into(), p("empty.bin")],

@@ -10,12 +10,14 @@ logs="$OUT/logs"
 export OUT SHARDS
 
 # submit EXTRA ARG...: `sbatch --parsable --export=ALL`, the extra sbatch options EXTRA (one
-# string, split at spaces: the *_SBATCH variables), then ARG...
+# string, split at spaces: the *_SBATCH variables), then ARG... A job whose dependency can
+# no longer be met (a job it waits for was cancelled or failed) is ended by Slurm instead of
+# waiting forever (--kill-on-invalid-dep), whatever the cluster's default.
 submit() {
     local extra="$1" id
     shift
     # shellcheck disable=SC2086 # EXTRA holds several options
-    id=$(sbatch --parsable --export=ALL $extra "$@") || return
+    id=$(sbatch --parsable --export=ALL --kill-on-invalid-dep=yes $extra "$@") || return
     echo "${id%%;*}"
 }
 

@@ -29,9 +29,10 @@
 #   DATAGEN_SBATCH, MERGE_SBATCH, TRAIN_SBATCH, MATCH_SBATCH, DECIDE_SBATCH: extra sbatch
 #                  options for each kind of job, besides sbatch's SBATCH_* variables
 #
-# Results in $OUT: data/ (data-I.bin per shard, data.bin merged), candidate.nnue and train/
-# (a checkpoint per epoch), sprt/ (results-I.tsv per shard, results.tsv and report.txt
-# merged), state.txt and the decision; accepted.nnue and row.md when the SPRT accepts; logs/.
+# Results in $OUT: current.nnue (the current net's bytes, which every job loads), data/
+# (data-I.bin per shard, data.bin merged), candidate.nnue and train/ (a checkpoint per epoch),
+# sprt/ (results-I.tsv per shard, results.tsv and report.txt merged), state.txt and the
+# decision; accepted.nnue and row.md when the SPRT accepts; logs/.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 fail() {
@@ -106,9 +107,11 @@ cp "$OPENINGS" "$OUT/openings.txt"
 GEN_SUBMITTED="$(date +%s)"
 export GEN_SUBMITTED
 
-# The current net: datagen and train load it unless it is the embedded one.
-evalfile=()
-if [ "$NET" != embedded ]; then evalfile=(--evalfile "$NET"); fi
+# The current net's bytes, which self-play, training and both sides of the SPRT load (never
+# the net an engine embeds, which may be another).
+current="$OUT/current.nnue"
+"$tools" generation write-net --net "$NET" --out "$current" >/dev/null
+evalfile=(--evalfile "$current")
 hidden=()
 if [ -n "${HIDDEN:-}" ]; then hidden=(--hidden "$HIDDEN"); fi
 if [ -n "${SPRT_NODES:-}" ]; then
@@ -125,7 +128,7 @@ if [ "${#window[@]}" -gt 0 ]; then decide_window=(--window "${window[@]}"); fi
 # net first, each engine with one thread, no book and HASH MiB, the balanced openings,
 # resignation and draw adjudication; MATCH_SHARDS shards of PAIRS game pairs.
 pairing="$("$tools" generation match-args --engine "$PAO" --candidate "$OUT/candidate.nnue" \
-    --net "$NET" --hash "$HASH" --openings "$OUT/openings.txt" 2>&1)" || fail "$pairing"
+    --net "$current" --hash "$HASH" --openings "$OUT/openings.txt" 2>&1)" || fail "$pairing"
 mapfile -t match <<<"$pairing"
 match+=(--games "$((2 * PAIRS * MATCH_SHARDS))" "${limit[@]}")
 
@@ -137,7 +140,7 @@ merge=$(export OUT="$OUT/data"; submit_after "$data" "${MERGE_SBATCH:-}" datagen
 echo "$merge"
 # shellcheck disable=SC2086
 train=$(submit_after "$merge" "${TRAIN_SBATCH:-}" generation-train.sbatch \
-    --data "$OUT/data/data.bin" "${window[@]}" --init "$NET" --epochs "$EPOCHS" --seed 1 \
+    --data "$OUT/data/data.bin" "${window[@]}" --init "$current" --epochs "$EPOCHS" --seed 1 \
     "${hidden[@]}" ${TRAIN_ARGS:-})
 echo "$train"
 # shellcheck disable=SC2086

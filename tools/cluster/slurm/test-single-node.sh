@@ -8,7 +8,8 @@
 #     run of the match.
 #   - a whole generation from submit-generation.sh on a tiny budget (2 self-play shards, their
 #     merge, training, 2 SPRT shards of one game pair, their merge, the decision) leaves every
-#     file it must and decides as `pao-tools generation` does: not taken after 4 games.
+#     file it must and decides as `pao-tools generation` does: not taken after 4 games;
+#   - cancelling the self-play array of a generation ends the five jobs that wait on it.
 # Needs root and Debian's slurm-wlm and munge (it installs nothing). The daemons it starts are
 # stopped by their process ids however it ends.
 #
@@ -104,7 +105,6 @@ AccountingStorageType=accounting_storage/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/builtin
-DependencyParameters=kill_invalid_depend
 MpiDefault=none
 MailProg=/bin/true
 ReturnToService=2
@@ -200,4 +200,21 @@ if [ -e "$gen/accepted.nnue" ] || [ -e "$gen/row.md" ]; then
     exit 1
 fi
 say "generation: jobs ${ids[*]}: $(grep '^decision ' "$gen/state.txt")"
+
+# A generation whose self-play array is cancelled: the jobs waiting on it end (the cluster's
+# configuration here does not kill jobs whose dependencies fail: the scripts ask for it).
+mapfile -t ids < <(OUT="$work/gen-cancelled" SHARDS=2 GAMES=2000 PAO="$pao" \
+    "$here/submit-generation.sh")
+jobs_submitted+=("${ids[@]}")
+[ "${#ids[@]}" = 6 ] || { say "submit-generation.sh printed ${#ids[@]} job ids, not 6"; exit 1; }
+scancel "${ids[0]}"
+for id in "${ids[@]:1}"; do
+    state=""
+    for _ in $(seq 240); do
+        state="$(scontrol show job "$id" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -n 1)"
+        case "$state" in PENDING | RUNNING | CONFIGURING | "") sleep 0.5 ;; *) break ;; esac
+    done
+    [ "$state" = CANCELLED ] || { say "cancelled generation: job $id is $state, not CANCELLED"; exit 1; }
+done
+say "cancelled generation: array job ${ids[0]} cancelled, jobs ${ids[*]:1} ended CANCELLED"
 say "passed"

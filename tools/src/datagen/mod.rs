@@ -164,7 +164,7 @@ fn generate(args: &RunArgs) -> Result<(), String> {
     };
     let writer = match args.shard {
         Some(shard) => OrderedWriter::open_shard(out, shard, &settings_line(args)?)?,
-        None => OrderedWriter::open(out)?,
+        None => OrderedWriter::open(out, &settings_line(args)?)?,
     };
     let first_game = writer.games();
     let start_positions = writer.positions();

@@ -157,8 +157,16 @@ impl Record {
         Ok(record)
     }
 
-    /// The position as a FEN (counters zero), for checking.
-    #[cfg(test)]
+    /// Checks that the record is a position of a game: one general a side in its palace, every
+    /// piece on a square it can reach, the generals not facing, the side that just moved not
+    /// in check (what the FEN reader checks; the result was checked by `decode`).
+    pub fn check(&self) -> Result<(), FormatError> {
+        Position::from_fen(&self.fen())
+            .map(|_| ())
+            .map_err(|e| FormatError(format!("not a legal position: {e}")))
+    }
+
+    /// The position as a FEN (counters zero).
     pub fn fen(&self) -> String {
         let mut grid = [None; SQUARES];
         for (piece, sq) in self.pieces() {
@@ -219,25 +227,85 @@ pub fn read_header(input: &mut impl Read) -> Result<(), FormatError> {
     Ok(())
 }
 
-/// Reads a whole data file: its records, or the first error. A trailing partial record (an
-/// interrupted write) is ignored.
-pub fn read_file(path: &str) -> Result<Vec<Record>, FormatError> {
-    let bytes = std::fs::read(path).map_err(|e| FormatError(format!("{path}: {e}")))?;
-    read_bytes(&bytes).map_err(|e| FormatError(format!("{path}: {e}")))
+/// The broken records of a file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Broken {
+    /// How many.
+    pub count: u64,
+    /// The byte offset of the first and why it is broken.
+    pub first: Option<(u64, String)>,
+    /// How many records end the file broken (a torn or overwritten tail).
+    pub tail: u64,
 }
 
-/// Parses the bytes of a data file.
-pub fn read_bytes(bytes: &[u8]) -> Result<Vec<Record>, FormatError> {
+impl Broken {
+    /// The warning line for `path` (records in all: `total`).
+    pub fn warning(&self, path: &str, total: u64) -> String {
+        let (offset, why) = self.first.clone().unwrap_or_default();
+        format!(
+            "{path}: {} of {total} records broken and skipped (the first at byte {offset}: {why})",
+            self.count
+        )
+    }
+
+    /// Whether most of `total` records are broken: such a file is refused, not read.
+    pub fn most_of(&self, total: u64) -> bool {
+        self.count * 2 > total
+    }
+}
+
+/// Reads a whole data file: its records, each checked; a broken record is counted and skipped
+/// with one warning for the file, and a file mostly broken is an error. A trailing partial
+/// record (an interrupted write) is ignored.
+pub fn read_file(path: &str) -> Result<Vec<Record>, FormatError> {
+    let bytes = std::fs::read(path).map_err(|e| FormatError(format!("{path}: {e}")))?;
+    let (records, broken) = read_bytes(&bytes).map_err(|e| FormatError(format!("{path}: {e}")))?;
+    let total = records.len() as u64 + broken.count;
+    if broken.most_of(total) {
+        return Err(FormatError(format!(
+            "{}; most of the file is broken: not read",
+            broken.warning(path, total)
+        )));
+    }
+    if broken.count > 0 {
+        eprintln!("warning: {}", broken.warning(path, total));
+    }
+    Ok(records)
+}
+
+/// Parses the bytes of a data file: the good records and the broken ones.
+pub fn read_bytes(bytes: &[u8]) -> Result<(Vec<Record>, Broken), FormatError> {
+    use rayon::prelude::*;
     let mut head = bytes;
     read_header(&mut head)?;
-    head.chunks_exact(RECORD_SIZE)
-        .enumerate()
-        .map(|(i, chunk)| {
+    let checked: Vec<Result<Record, FormatError>> = head
+        .par_chunks_exact(RECORD_SIZE)
+        .map(|chunk| {
             let mut r = [0u8; RECORD_SIZE];
             r.copy_from_slice(chunk);
-            Record::decode(&r).map_err(|e| FormatError(format!("record {i}: {e}")))
+            let record = Record::decode(&r)?;
+            record.check()?;
+            Ok(record)
         })
-        .collect()
+        .collect();
+    let mut records = Vec::with_capacity(checked.len());
+    let mut broken = Broken::default();
+    for (i, r) in checked.into_iter().enumerate() {
+        match r {
+            Ok(record) => {
+                records.push(record);
+                broken.tail = 0;
+            }
+            Err(e) => {
+                broken.count += 1;
+                broken.tail += 1;
+                broken
+                    .first
+                    .get_or_insert(((HEADER_SIZE + i * RECORD_SIZE) as u64, e.0));
+            }
+        }
+    }
+    Ok((records, broken))
 }
 
 #[cfg(test)]
@@ -275,5 +343,70 @@ mod tests {
         file[8] = 9;
         assert!(read_bytes(&file).is_err());
         assert!(read_bytes(b"PAOX").is_err());
+    }
+
+    #[test]
+    fn broken_records_are_counted_and_skipped_and_a_mostly_broken_file_refused() {
+        let good = |side| {
+            let pos = Position::from_fen(&format!("4k4/9/9/9/9/9/9/9/4A4/3AK4 {side} - - 0 1"))
+                .expect("fen");
+            Record::new(&pos, 0, Outcome::Draw, true)
+                .expect("fits")
+                .encode()
+        };
+        // Black to move in check from the rook is a position; red to move in it is not: black,
+        // who just moved, left its general in check. Zeros are an empty board.
+        let checked = Position::from_fen("4k4/4R4/9/9/9/9/9/9/9/3K5 b - - 0 1").expect("fen");
+        let mut illegal = Record::new(&checked, 0, Outcome::Loss, true)
+            .expect("fits")
+            .encode();
+        assert!(Record::decode(&illegal).expect("decodes").check().is_ok());
+        illegal[28] &= !1;
+        let err = Record::decode(&illegal)
+            .expect("decodes")
+            .check()
+            .expect_err("illegal");
+        assert!(err.0.starts_with("not a legal position:"), "{}", err.0);
+        let mut file = Vec::new();
+        write_header(&mut file).expect("vec");
+        for r in [
+            good("w"),
+            [0u8; RECORD_SIZE],
+            good("b"),
+            illegal,
+            [0u8; RECORD_SIZE],
+        ] {
+            file.extend_from_slice(&r);
+        }
+        let (records, broken) = read_bytes(&file).expect("a header");
+        assert_eq!(records.len(), 2);
+        assert_eq!(broken.count, 3);
+        assert_eq!(broken.tail, 2);
+        let (offset, why) = broken.first.clone().expect("a first");
+        assert_eq!(offset, (HEADER_SIZE + RECORD_SIZE) as u64);
+        assert!(why.starts_with("not a legal position:"), "{why}");
+        assert_eq!(
+            broken.warning("d.bin", 5),
+            format!("d.bin: 3 of 5 records broken and skipped (the first at byte 64: {why})")
+        );
+        assert!(broken.most_of(5) && !broken.most_of(6));
+        let path = std::env::temp_dir().join(format!("pao-broken-{}.bin", std::process::id()));
+        std::fs::write(&path, &file).expect("written");
+        let err = read_file(path.to_str().expect("utf-8")).expect_err("mostly broken");
+        assert!(
+            err.0.ends_with("most of the file is broken: not read"),
+            "{}",
+            err.0
+        );
+        file.extend_from_slice(&good("w"));
+        file.extend_from_slice(&good("w"));
+        std::fs::write(&path, &file).expect("written");
+        assert_eq!(
+            read_file(path.to_str().expect("utf-8"))
+                .expect("read")
+                .len(),
+            4
+        );
+        std::fs::remove_file(&path).ok();
     }
 }

@@ -2,12 +2,14 @@
 //! not depend on the thread count and a continued run knows which game comes next.
 
 use super::play::GameRecord;
-use super::record::{read_header, write_header, Outcome, HEADER_SIZE, RECORD_SIZE};
+use super::record::{read_bytes, read_header, write_header, Outcome, HEADER_SIZE, RECORD_SIZE};
 use super::shard_log::ShardLog;
+use crate::common::lock;
 use crate::common::shard::Shard;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -22,6 +24,8 @@ struct State {
     results: [u64; 3],
     /// A shard's log, told of each game written.
     log: Option<ShardLog>,
+    /// The file's lock: one writer.
+    _lock: lock::Lock,
 }
 
 /// The data file being written.
@@ -30,9 +34,13 @@ pub struct OrderedWriter {
 }
 
 impl OrderedWriter {
-    /// Opens `path` for appending (creating it with a header), after checking an existing
-    /// header and cutting a trailing partial record left by an interrupted write.
-    pub fn open(path: &str) -> Result<OrderedWriter, String> {
+    /// Opens `path` for appending (creating it with a header) as its only writer (a lock),
+    /// after checking an existing header, that the file was played with `settings` (kept in
+    /// `PATH.settings`), and every record: a trailing partial record left by an interrupted
+    /// write is cut, and so is a tail of broken records (with a warning), so that nothing is
+    /// appended after them; a file mostly broken is refused.
+    pub fn open(path: &str, settings: &str) -> Result<OrderedWriter, String> {
+        let lock = lock::acquire(Path::new(path), "pao-tools datagen")?;
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -45,22 +53,35 @@ impl OrderedWriter {
         if len == 0 {
             write_header(&mut file).map_err(|e| format!("{path}: {e}"))?;
         } else {
-            read_header(&mut file).map_err(|e| format!("{path}: {e}"))?;
-            let records = (len.saturating_sub(HEADER_SIZE as u64)) / RECORD_SIZE as u64;
-            file.set_len(HEADER_SIZE as u64 + records * RECORD_SIZE as u64)
+            let mut bytes = Vec::with_capacity(len as usize);
+            file.read_to_end(&mut bytes)
                 .map_err(|e| format!("{path}: {e}"))?;
-            let mut buf = vec![0u8; RECORD_SIZE * 4096];
-            loop {
-                let n = read_full(&mut file, &mut buf).map_err(|e| format!("{path}: {e}"))?;
-                for rec in buf[..n].chunks_exact(RECORD_SIZE) {
-                    positions += 1;
-                    games += (rec[28] & 2 != 0) as u64;
-                }
-                if n < buf.len() {
-                    break;
-                }
+            let (records, broken) = read_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            let total = records.len() as u64 + broken.count;
+            if broken.most_of(total) {
+                return Err(format!(
+                    "{}; most of the file is broken: not appended to",
+                    broken.warning(path, total)
+                ));
             }
+            if broken.count > 0 {
+                eprintln!("warning: {}", broken.warning(path, total));
+            }
+            let kept = total - broken.tail;
+            if broken.tail > 0 {
+                eprintln!(
+                    "warning: {path}: the last {} records are broken: cut at byte {} before \
+                     appending",
+                    broken.tail,
+                    HEADER_SIZE as u64 + kept * RECORD_SIZE as u64
+                );
+            }
+            file.set_len(HEADER_SIZE as u64 + kept * RECORD_SIZE as u64)
+                .map_err(|e| format!("{path}: {e}"))?;
+            positions = records.len() as u64;
+            games = records.iter().filter(|r| r.first_of_game).count() as u64;
         }
+        check_settings(path, settings, positions > 0)?;
         file.seek(SeekFrom::End(0))
             .map_err(|e| format!("{path}: {e}"))?;
         Ok(OrderedWriter {
@@ -71,6 +92,7 @@ impl OrderedWriter {
                 positions,
                 results: [0; 3],
                 log: None,
+                _lock: lock,
             }),
         })
     }
@@ -80,6 +102,7 @@ impl OrderedWriter {
     /// logged when a run was killed is played again). Games are then numbered within the shard.
     pub fn open_shard(path: &str, shard: Shard, settings: &str) -> Result<OrderedWriter, String> {
         let at = |e: std::io::Error| format!("{path}: {e}");
+        let lock = lock::acquire(Path::new(path), "pao-tools datagen --shard")?;
         let existing = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         let log_exists = std::path::Path::new(&super::shard_log::path_for(path)).exists();
         if !log_exists && existing > HEADER_SIZE as u64 {
@@ -118,6 +141,7 @@ impl OrderedWriter {
                 positions,
                 results: [0; 3],
                 log: Some(log),
+                _lock: lock,
             }),
         })
     }
@@ -185,13 +209,20 @@ impl OrderedWriter {
     }
 }
 
-fn read_full(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match file.read(&mut buf[n..])? {
-            0 => break,
-            k => n += k,
+/// The settings file of a data file: `PATH.settings`, the settings line its games were played
+/// with (as a shard's log holds it). A file with data is appended to only with the same
+/// settings; one without a settings file (written before they were kept) takes this run's.
+fn check_settings(path: &str, settings: &str, has_data: bool) -> Result<(), String> {
+    let file = format!("{path}.settings");
+    match std::fs::read_to_string(&file) {
+        Ok(was) if has_data && was.trim() != settings => Err(format!(
+            "{path} was played with other settings ({}); this run has {settings}: give another \
+             --out, or the settings of {file}",
+            was.trim()
+        )),
+        Ok(was) if was.trim() == settings => Ok(()),
+        Ok(_) | Err(_) => {
+            crate::common::atomic::write(Path::new(&file), format!("{settings}\n").as_bytes())
         }
     }
-    Ok(n)
 }

@@ -1,7 +1,10 @@
 //! A stage's program (`pao-tools datagen`, `train` or `match`) run as a child process: its
 //! output goes to the stage's log file, its last `status:`/`result:` line is kept for the
-//! progress lines, and it is stopped when the generation's time runs out.
+//! progress lines, the time it takes is handed to `tick` as it passes (so that a kill loses
+//! at most a few seconds of the budget), and it is stopped, with its process group, when the
+//! generation's time runs out or the generation receives SIGTERM or SIGINT.
 
+use super::signals;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -15,10 +18,16 @@ pub enum Ended {
     Finished(Option<String>),
     /// The deadline came first and it was stopped; its last status line.
     OutOfTime(Option<String>),
+    /// A signal (named) stopped the generation, and the child with it.
+    Stopped(&'static str),
 }
 
+/// Seconds between the `tick`s that record the time spent.
+const TICK: Duration = Duration::from_secs(2);
+
 /// Runs `program args` with its output appended to `log`; prints `progress(last line)` every
-/// `every`; kills the child at `deadline`. A failed child is an error that names its log.
+/// `every`; hands the seconds spent to `tick` every few seconds and at the end; stops the
+/// child at `deadline` or on a signal. A failed child is an error that names its log.
 pub fn run(
     program: &Path,
     args: &[String],
@@ -26,6 +35,7 @@ pub fn run(
     deadline: Instant,
     every: Duration,
     progress: &dyn Fn(&str),
+    tick: &mut dyn FnMut(f64) -> Result<(), String>,
 ) -> Result<Ended, String> {
     let mut file = std::fs::OpenOptions::new()
         .create(true)
@@ -35,13 +45,20 @@ pub fn run(
     writeln!(file, "$ {} {}", program.display(), args.join(" "))
         .map_err(|e| format!("{}: {e}", log.display()))?;
     let file = Arc::new(Mutex::new(file));
-    let mut child = Command::new(program)
+    if let Some(signal) = signals::stopped() {
+        return Ok(Ended::Stopped(signal));
+    }
+    let mut command = Command::new(program);
+    command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    signals::detach_and_tie(&mut command);
+    let mut child = command
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+    let mut ticked = Instant::now();
     let last = Arc::new(Mutex::new((None::<String>, None::<String>)));
     let mut readers = Vec::new();
     let streams: Vec<Box<dyn std::io::Read + Send>> = [
@@ -77,16 +94,33 @@ pub fn run(
         }));
     }
     let mut shown = Instant::now();
+    let mut tick_failed = None;
     let status = loop {
         match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
+            Ok(Some(status)) => break Ok(status),
             Ok(None) => {}
-            Err(e) => return Err(format!("{}: {e}", program.display())),
+            Err(e) => {
+                signals::stop_group(&mut child);
+                return Err(format!("{}: {e}", program.display()));
+            }
+        }
+        if let Some(signal) = signals::stopped() {
+            signals::stop_group(&mut child);
+            break Err(Some(signal));
         }
         if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
+            signals::stop_group(&mut child);
+            break Err(None);
+        }
+        if ticked.elapsed() >= TICK {
+            let seconds = ticked.elapsed().as_secs_f64();
+            ticked = Instant::now();
+            if let Err(e) = tick(seconds) {
+                // The budget cannot be recorded (a full disk): stop rather than spend unseen.
+                signals::stop_group(&mut child);
+                tick_failed = Some(e);
+                break Err(None);
+            }
         }
         if shown.elapsed() >= every {
             if let Ok(l) = last.lock() {
@@ -99,11 +133,16 @@ pub fn run(
     for r in readers {
         let _ = r.join();
     }
+    tick(ticked.elapsed().as_secs_f64())?;
+    if let Some(e) = tick_failed {
+        return Err(e);
+    }
     let (result, line) = last.lock().map(|l| l.clone()).unwrap_or((None, None));
     match status {
-        None => Ok(Ended::OutOfTime(line)),
-        Some(s) if s.success() => Ok(Ended::Finished(result)),
-        Some(s) => Err(format!(
+        Err(Some(signal)) => Ok(Ended::Stopped(signal)),
+        Err(None) => Ok(Ended::OutOfTime(line)),
+        Ok(s) if s.success() => Ok(Ended::Finished(result)),
+        Ok(s) => Err(format!(
             "{} failed ({s}): {}; the whole output is in {}",
             args.first().map_or("the stage", String::as_str),
             line.unwrap_or_default(),
@@ -128,6 +167,7 @@ mod tests {
             Instant::now() + deadline,
             Duration::from_secs(60),
             &|_| {},
+            &mut |_| Ok(()),
         );
         let text = std::fs::read_to_string(&log).expect("log");
         (ended, text)

@@ -126,8 +126,7 @@ pub fn accept(dir: &Path, candidate: &Path, facts: &Facts) -> Result<PathBuf, St
         facts.sprt
     );
     let accepted = dir.join("accepted.nnue");
-    std::fs::write(&accepted, net.to_bytes())
-        .map_err(|e| format!("{}: {e}", accepted.display()))?;
+    crate::common::atomic::write(&accepted, &net.to_bytes())?;
     let row = format!(
         "| {date} | {data} positions of self-play by the current net ({nodes} nodes/move, seed \
          {seed}, {data_min:.0} min) + window: {window} | {shape}, {kib} KiB | {epochs} epochs \
@@ -154,7 +153,7 @@ pub fn accept(dir: &Path, candidate: &Path, facts: &Facts) -> Result<PathBuf, St
         sprt = facts.sprt,
     );
     let path = dir.join("row.md");
-    std::fs::write(&path, &row).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::common::atomic::write(&path, row.as_bytes())?;
     Ok(accepted)
 }
 

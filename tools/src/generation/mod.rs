@@ -5,18 +5,24 @@
 //! row for the generations table (docs/network.md).
 //!
 //! Every stage keeps its result in the generation's directory (`DIR/gen-CHECKSUM/`, named by
-//! the current net's checksum) and records what it did in `state.txt`, so running the same
-//! command again continues where the last run stopped: datagen appends to its file, training
-//! resumes from its last checkpoint, matches from their results files.
+//! the current net's checksum, holding that net's bytes as `current.nnue`, which every stage
+//! plays and trains with) and records what it did, its settings and the time it spent in
+//! `state.txt`, so running the same command again continues where the last run stopped:
+//! datagen appends to its file, training resumes from its last checkpoint, matches from their
+//! results files. One run at a time (a lock), children stopped with it (SIGTERM, SIGINT),
+//! and `--retry` starts a new attempt of the same generation on its data.
 //!
 //! `generation decide` is the decision alone, for a generation whose stages ran elsewhere (the
 //! Slurm pipeline of docs/cluster.md), `generation seed` prints the self-play seed a
 //! generation takes by default, and `generation match-args` the arguments of its matches.
 
+mod attempt;
 mod child;
 mod decide;
 mod decision;
 mod pairing;
+mod settings;
+mod signals;
 mod stages;
 mod state;
 mod window;
@@ -49,6 +55,16 @@ enum GenerationCommand {
         /// The current net: a net file, or `embedded`.
         #[arg(long, default_value = "embedded")]
         net: String,
+    },
+    /// Writes the bytes of the current net NET (a net file, or `embedded`) to OUT, atomically:
+    /// the file every stage of a generation plays and trains with.
+    WriteNet {
+        /// The current net: a net file, or `embedded`.
+        #[arg(long, default_value = "embedded")]
+        net: String,
+        /// The file to write.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Prints the `pao-tools match` arguments of the screen's and the SPRT's pairing (engines,
     /// options, openings, adjudication), one per line, for scripts that play them elsewhere.
@@ -119,6 +135,15 @@ pub struct GenerationArgs {
     /// Training epochs.
     #[arg(long, default_value_t = 8)]
     pub epochs: usize,
+    /// Training's learning rate (AdamW's, before the schedule).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Training's warm-up: batches over which the rate climbs from 0 to --lr.
+    #[arg(long, default_value_t = 0)]
+    pub warmup: u64,
+    /// Training's decoupled weight decay.
+    #[arg(long, default_value_t = 0.3)]
+    pub weight_decay: f32,
     /// Games of the fixed-node screen (0: no screen).
     #[arg(long, default_value_t = 200)]
     pub screen_games: u64,
@@ -143,6 +168,10 @@ pub struct GenerationArgs {
     /// Seconds between progress lines.
     #[arg(long, default_value_t = 60)]
     pub report_every: u64,
+    /// Start a new attempt of this generation: training, screen and SPRT afresh, with this
+    /// run's settings, on the data already played (after a rejection, or to change settings).
+    #[arg(long)]
+    pub retry: bool,
 }
 
 /// The data directory: `--dir`, else $PAO_DATA_DIR, else $XDG_DATA_HOME/pao, else
@@ -176,10 +205,15 @@ fn default_engine() -> PathBuf {
 /// The body checksum of the net `net` names (a file, or `embedded`): the checksum its file's
 /// header carries (bytes 40-48), which names a generation's directory.
 pub fn checksum(net: &str) -> Result<u64, String> {
-    let bytes = init::load(net)?.to_bytes();
-    let mut c = [0u8; 8];
-    c.copy_from_slice(&bytes[40..48]);
-    Ok(u64::from_le_bytes(c))
+    Ok(body_checksum(&init::load(net)?.to_bytes()))
+}
+
+/// The body checksum in a net file's bytes (0 for bytes too short to hold one).
+pub fn body_checksum(bytes: &[u8]) -> u64 {
+    bytes
+        .get(40..48)
+        .and_then(|c| c.try_into().ok())
+        .map_or(0, u64::from_le_bytes)
 }
 
 /// The self-play seed of a generation from the net with this checksum, unless one is given:
@@ -194,6 +228,16 @@ pub fn run(cli: GenerationCli) -> Result<(), Failure> {
         Some(GenerationCommand::Decide(args)) => decide::run(*args),
         Some(GenerationCommand::Seed { net }) => {
             println!("{}", default_seed(checksum(&net)?));
+            Ok(())
+        }
+        Some(GenerationCommand::WriteNet { net, out }) => {
+            let bytes = init::load(&net)?.to_bytes();
+            crate::common::atomic::write(&out, &bytes)?;
+            println!(
+                "{} (body checksum {:016x})",
+                out.display(),
+                body_checksum(&bytes)
+            );
             Ok(())
         }
         Some(GenerationCommand::MatchArgs {
@@ -226,6 +270,11 @@ fn run_generation(args: GenerationArgs) -> Result<(), Failure> {
             args.data_share
         )));
     }
+    if !(args.lr > 0.0 && args.lr.is_finite() && (0.0..1.0).contains(&args.weight_decay)) {
+        return Err(Failure::Usage(
+            "--lr must be positive and --weight-decay in [0, 1)".into(),
+        ));
+    }
     if args.nodes == 0 || args.epochs == 0 || args.sprt_games == 0 {
         return Err(Failure::Usage(
             "--nodes, --epochs and --sprt-games must be at least 1".into(),
@@ -234,5 +283,6 @@ fn run_generation(args: GenerationArgs) -> Result<(), Failure> {
     let dir = data_dir(args.dir.as_deref()).map_err(Failure::Usage)?;
     let engine = args.engine.clone().unwrap_or_else(default_engine);
     let program = std::env::current_exe().map_err(|e| format!("cannot find pao-tools: {e}"))?;
+    signals::install();
     Ok(stages::Generation::open(args, dir, engine, program)?.run()?)
 }

@@ -6,17 +6,21 @@ use super::child::{self, Ended};
 use super::decision::{self, field, outcome, Facts};
 use super::pairing::Pairing;
 use super::state::State;
-use super::window;
 use super::GenerationArgs;
+use super::{attempt, settings, window};
+use crate::common::{atomic, lock};
 use crate::train::init;
 use pao::eval::nnue::Network;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// The current net's bytes in the generation's directory.
+const CURRENT: &str = "current.nnue";
+
 /// The committed balanced openings, written into the generation's directory for its matches.
 const OPENINGS: &str = include_str!("../../data/balanced-openings.txt");
 
-/// A stage: Ok(false) when the budget ran out before it finished.
+/// A stage: Ok(false) when the budget ran out (or a signal came) before it finished.
 type Stage = fn(&mut Generation) -> Result<bool, String>;
 
 /// One generation being made.
@@ -24,7 +28,9 @@ pub struct Generation {
     args: GenerationArgs,
     /// The data directory (every generation's directory is in it).
     root: PathBuf,
-    /// This generation's directory.
+    /// This generation's directory: its data, the current net's bytes, the first attempt.
+    base: PathBuf,
+    /// This attempt's directory (`base`, or `base/attempt-N` after `--retry`).
     dir: PathBuf,
     engine: PathBuf,
     program: PathBuf,
@@ -34,30 +40,46 @@ pub struct Generation {
     state: State,
     /// When this run must stop: the budget less what earlier runs spent.
     deadline: Instant,
+    /// The generation's lock: one run at a time.
+    _lock: lock::Lock,
 }
 
 impl Generation {
-    /// Opens (or creates) the directory of the generation that starts from `args.net`.
+    /// Opens (or creates) the directory of the generation that starts from `args.net`, takes
+    /// its lock, writes the current net's bytes into it, and opens the attempt (a new one with
+    /// `--retry`), checking its recorded settings.
     pub fn open(
         args: GenerationArgs,
         root: PathBuf,
         engine: PathBuf,
         program: PathBuf,
     ) -> Result<Generation, String> {
-        let checksum = super::checksum(&args.net)?;
-        let dir = root.join(format!("gen-{checksum:016x}"));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let mut state = State::load(&dir)?;
+        let root = std::path::absolute(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+        let bytes = init::load(&args.net)?.to_bytes();
+        let checksum = super::body_checksum(&bytes);
+        let base = root.join(format!("gen-{checksum:016x}"));
+        std::fs::create_dir_all(&base).map_err(|e| format!("{}: {e}", base.display()))?;
+        let lock = lock::acquire(
+            &base.join("generation"),
+            &format!("pao-tools generation --net {}", args.net),
+        )?;
+        let current = base.join(CURRENT);
+        if !current.exists() {
+            atomic::write(&current, &bytes)?;
+        }
+        let seed = args.seed.unwrap_or(super::default_seed(checksum));
+        let (dir, mut state) = attempt::open(&base, args.retry)?;
         if state.get("net").is_none() {
             state.set("net", format!("{} {checksum:016x}", args.net))?;
         }
+        settings::check_and_record(&mut state, &args, seed)?;
         let spent = state.number("spent_seconds");
         let left = (args.minutes * 60.0 - spent).max(0.0);
         let threads = args.threads.unwrap_or_else(num_cpus::get).max(1);
-        let seed = args.seed.unwrap_or(super::default_seed(checksum));
         Ok(Generation {
             args,
             root,
+            base,
             dir,
             engine,
             program,
@@ -66,7 +88,31 @@ impl Generation {
             seed,
             state,
             deadline: Instant::now() + Duration::from_secs_f64(left),
+            _lock: lock,
         })
+    }
+
+    /// The current net's file in the generation's directory, after checking that it is still
+    /// the net the directory is named by: every stage plays and trains with these bytes.
+    fn current(&self) -> Result<String, String> {
+        let path = self.base.join(CURRENT);
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let found = super::body_checksum(&bytes);
+        if found != self.checksum {
+            return Err(format!(
+                "{}: body checksum {found:016x}, not the generation's {:016x}; put back the \
+                 current net's bytes (pao-tools generation writes them when the file is missing)",
+                path.display(),
+                self.checksum
+            ));
+        }
+        Ok(path.display().to_string())
+    }
+
+    /// This generation's self-play data (kept by every attempt).
+    fn data_path(&self) -> PathBuf {
+        self.base.join("data.bin")
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -83,25 +129,40 @@ impl Generation {
             .as_secs_f64()
     }
 
-    /// Runs a stage's program until it ends or the budget does; the time goes to `key` and to
-    /// the generation's total.
+    /// Runs a stage's program until it ends, the budget does or a signal comes; the time goes
+    /// to `STAGE_seconds` and to the generation's total as it passes.
     fn child(
         &mut self,
         stage: &str,
         args: Vec<String>,
         deadline: Instant,
     ) -> Result<Ended, String> {
-        let started = Instant::now();
         let every = Duration::from_secs(self.args.report_every.max(1));
         let log = self.path(&format!("{stage}.log"));
-        let ended = child::run(&self.program, &args, &log, deadline, every, &|line| {
-            println!("generation: {stage}: {line}")
-        });
-        let seconds = started.elapsed().as_secs_f64();
-        self.state
-            .add_seconds(&format!("{stage}_seconds"), seconds)?;
-        self.state.add_seconds("spent_seconds", seconds)?;
-        ended
+        let key = format!("{stage}_seconds");
+        let state = &mut self.state;
+        let mut tick = |seconds: f64| -> Result<(), String> {
+            state.add_seconds(&key, seconds)?;
+            state.add_seconds("spent_seconds", seconds)
+        };
+        let ended = child::run(
+            &self.program,
+            &args,
+            &log,
+            deadline,
+            every,
+            &|line| println!("generation: {stage}: {line}"),
+            &mut tick,
+        )?;
+        if let Ended::Stopped(signal) = ended {
+            self.say(&format!(
+                "stopped by {signal} in the {stage} stage, its child with it; {:.1} of {:.0} \
+                 minutes spent; run the same command to continue",
+                self.state.number("spent_seconds") / 60.0,
+                self.args.minutes
+            ));
+        }
+        Ok(ended)
     }
 
     /// All stages in order; stops early, with a line saying so, when the budget runs out.
@@ -130,10 +191,12 @@ impl Generation {
             }
             self.say(&format!("stage {}/4: {name}", n + 1));
             if !stage(&mut self)? {
-                self.say(&format!(
-                    "out of time in the {name} stage; run the same command with a larger \
-                     --minutes to continue where it stopped"
-                ));
+                if super::signals::stopped().is_none() {
+                    self.say(&format!(
+                        "out of time in the {name} stage; run the same command with a larger \
+                         --minutes to continue where it stopped"
+                    ));
+                }
                 return Ok(());
             }
             self.state.set(&format!("{name}_done"), "yes")?;
@@ -151,7 +214,7 @@ impl Generation {
         let seconds = (share - self.state.number("data_seconds"))
             .min(self.seconds_left())
             .floor();
-        let out = self.path("data.bin");
+        let out = self.data_path();
         let have = if out.exists() {
             window::positions(&out)?
         } else {
@@ -174,15 +237,13 @@ impl Generation {
                 "--report-every".into(),
                 self.args.report_every.to_string(),
             ];
-            if self.args.net != init::EMBEDDED {
-                args.extend(["--evalfile".into(), self.args.net.clone()]);
-            }
+            args.extend(["--evalfile".into(), self.current()?]);
             if let Some(p) = self.args.data_positions {
                 args.extend(["--positions".into(), p.to_string()]);
             }
             // Games under way finish after --seconds: allow them ten minutes.
             let deadline = Instant::now() + Duration::from_secs_f64(seconds + 600.0);
-            if let Ended::OutOfTime(_) = self.child("data", args, deadline)? {
+            if !matches!(self.child("data", args, deadline)?, Ended::Finished(_)) {
                 return Ok(false);
             }
         }
@@ -209,41 +270,26 @@ impl Generation {
     }
 
     /// The window, as recorded when training started (so that a resumed run trains on the
-    /// same files), or chosen now.
+    /// same files; one that cannot be read is an error, never a reason to start again), or
+    /// chosen now by lineage.
     fn window(&mut self) -> Result<Vec<window::Entry>, String> {
         if let Some(recorded) = self.state.get("window") {
-            let entries: Option<Vec<window::Entry>> = recorded
-                .split(',')
-                .map(|e| {
-                    let (path, n) = e.rsplit_once('=')?;
-                    Some(window::Entry {
-                        path: PathBuf::from(path),
-                        positions: n.parse().ok()?,
-                    })
-                })
-                .collect();
-            if let Some(entries) = entries {
-                if entries
-                    .iter()
-                    .all(|e| window::positions(&e.path).ok() == Some(e.positions))
-                {
-                    return Ok(entries);
-                }
-            }
-            self.say("the recorded window changed; training starts again");
-            std::fs::remove_dir_all(self.path("train")).ok();
+            return window::recorded(recorded, self.state.path());
         }
-        let mut others = self.args.window.clone();
-        if let Ok(dirs) = std::fs::read_dir(&self.root) {
-            let mut gens: Vec<PathBuf> = dirs
-                .filter_map(|d| d.ok().map(|d| d.path().join("data.bin")))
-                .filter(|p| p.is_file())
-                .collect();
-            gens.sort();
-            others.extend(gens);
-        }
+        let current = Network::load(&self.current()?).map_err(|e| e.to_string())?;
+        let mut others: Vec<PathBuf> = self
+            .args
+            .window
+            .iter()
+            .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()))
+            .collect();
+        others.extend(window::lineage(
+            &self.root,
+            self.checksum,
+            &current.provenance,
+        ));
         let mut notes = Vec::new();
-        let own = self.path("data.bin");
+        let own = self.data_path();
         let (limit, files) = (self.args.window_positions, self.args.window_files);
         let chosen = window::choose(&own, &others, limit, files, &mut |n| notes.push(n))?;
         for n in notes {
@@ -271,9 +317,15 @@ impl Generation {
         args.extend(chosen.iter().map(|e| e.path.display().to_string()));
         args.extend([
             "--init".into(),
-            self.args.net.clone(),
+            self.current()?,
             "--epochs".into(),
             self.args.epochs.to_string(),
+            "--lr".into(),
+            self.args.lr.to_string(),
+            "--warmup".into(),
+            self.args.warmup.to_string(),
+            "--weight-decay".into(),
+            self.args.weight_decay.to_string(),
             "--threads".into(),
             self.threads.to_string(),
             "--seed".into(),
@@ -289,13 +341,23 @@ impl Generation {
         if let Some(last) = last_checkpoint(&checkpoints) {
             self.say(&format!("train: resuming from {}", last.display()));
             args.extend(["--resume".into(), last.display().to_string()]);
+        } else if let Some(parent) = window::accepted_in(&self.root, self.checksum) {
+            // The training that made the current net, continued where it exists.
+            if let Some(state) = last_checkpoint(&parent.join("train")) {
+                args.extend(["--init-state".into(), state.display().to_string()]);
+            }
         }
         let deadline = self.deadline;
-        if let Ended::OutOfTime(_) = self.child("train", args, deadline)? {
+        if !matches!(self.child("train", args, deadline)?, Ended::Finished(_)) {
             return Ok(false);
         }
-        let candidate = Network::load(&self.path("candidate.nnue").display().to_string())
+        let bytes = std::fs::read(self.path("candidate.nnue"))
             .map_err(|e| format!("the trained net: {e}"))?;
+        let candidate = Network::from_bytes(&bytes).map_err(|e| format!("the trained net: {e}"))?;
+        self.state.set(
+            "candidate",
+            format!("{:016x}", super::body_checksum(&bytes)),
+        )?;
         self.say(&format!(
             "train: candidate.nnue, {}, val loss {} in {:.1} min",
             init::shape(candidate.features, candidate.hidden, candidate.activation),
@@ -305,17 +367,33 @@ impl Generation {
         Ok(true)
     }
 
-    /// The match arguments shared by the screen and the SPRT: the candidate first.
+    /// The match arguments shared by the screen and the SPRT: the candidate first, both nets
+    /// given to the engine as files (the current net's bytes from the generation's directory,
+    /// whatever net the engine embeds). The candidate must be the one training wrote: a match
+    /// resumes only for the same bytes.
     fn match_args(&self, results: &str) -> Result<Vec<String>, String> {
+        let candidate = self.path("candidate.nnue");
+        let bytes =
+            std::fs::read(&candidate).map_err(|e| format!("{}: {e}", candidate.display()))?;
+        let trained = self.state.get("candidate").unwrap_or("-");
+        let found = format!("{:016x}", super::body_checksum(&bytes));
+        if found != trained {
+            return Err(format!(
+                "{}: body checksum {found}, not {trained} as training wrote it; the matches \
+                 resume only for the same net: put it back, or give --retry to train a new \
+                 attempt",
+                candidate.display()
+            ));
+        }
         let openings = self.path("openings.txt");
         if !openings.exists() {
-            std::fs::write(&openings, OPENINGS)
-                .map_err(|e| format!("{}: {e}", openings.display()))?;
+            atomic::write(&openings, OPENINGS.as_bytes())?;
         }
+        let current = self.current()?;
         let pairing = Pairing {
             engine: &self.engine.display().to_string(),
-            candidate: &self.path("candidate.nnue").display().to_string(),
-            net: &self.args.net,
+            candidate: &candidate.display().to_string(),
+            net: &current,
             hash: self.args.hash,
             openings: &openings.display().to_string(),
         };
@@ -345,7 +423,7 @@ impl Generation {
         ]);
         let deadline = self.deadline;
         let result = match self.child("screen", args, deadline)? {
-            Ended::OutOfTime(_) => return Ok(false),
+            Ended::OutOfTime(_) | Ended::Stopped(_) => return Ok(false),
             Ended::Finished(r) => r.and_then(|r| outcome(&r)),
         };
         let result = result.ok_or("the screen printed no result line (see screen.log)")?;
@@ -375,7 +453,7 @@ impl Generation {
         args.extend(self.args.sprt.split_whitespace().map(String::from));
         let deadline = self.deadline;
         let result = match self.child("sprt", args, deadline)? {
-            Ended::OutOfTime(_) => return Ok(false),
+            Ended::OutOfTime(_) | Ended::Stopped(_) => return Ok(false),
             Ended::Finished(r) => r.and_then(|r| outcome(&r)),
         };
         let result = result.ok_or("the SPRT printed no result line (see sprt.log)")?;

@@ -1,6 +1,6 @@
 //! A generation's state file (`state.txt` in its directory): what each stage has done, so that
 //! running the same command again continues where the last run stopped. One `key value` per
-//! line; written whole to a temporary file and renamed, so a crash never leaves half a file.
+//! line; written atomically (common/atomic.rs), so a crash never leaves half a file.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -42,6 +42,11 @@ impl State {
         Ok(State { values, path })
     }
 
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.values.get(key).map(String::as_str)
@@ -70,10 +75,7 @@ impl State {
             .iter()
             .map(|(k, v)| format!("{k} {v}\n"))
             .collect();
-        let tmp = self.path.with_extension("txt.tmp");
-        std::fs::write(&tmp, text)
-            .and_then(|()| std::fs::rename(&tmp, &self.path))
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+        crate::common::atomic::write(&self.path, text.as_bytes())
     }
 }
 

@@ -1,13 +1,15 @@
-//! The training window: this generation's data first, then whatever data of earlier
-//! generations is still on the machine, newest first, until the window holds its positions or
-//! its files (by default one earlier file: data played by nets two generations back made a
-//! weaker net, docs/network.md).
+//! The training window: this generation's data first, then the files given by `--window`,
+//! then the data of the current net's lineage (the data its parent played, then its
+//! grandparent's, ...), until the window holds its positions or its files (by default one
+//! earlier file: data played by nets two generations back made a weaker net,
+//! docs/network.md). Lineage, not the files' dates, says which data is the parent's: each
+//! generation's directory is named by the checksum of the net that played its data, and
+//! holds the net it accepted.
 //! Earlier data is a bonus, never a requirement: a file that is missing or broken is left out
 //! with a note, and the window is never empty while this generation has data.
 
 use crate::datagen::record::{read_header, HEADER_SIZE, RECORD_SIZE};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 /// One data file of the window.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,9 +31,101 @@ pub fn positions(path: &Path) -> Result<u64, String> {
     Ok(len.saturating_sub(HEADER_SIZE as u64) / RECORD_SIZE as u64)
 }
 
-/// The window: `own` (this generation's data) first, then `others` newest first (by the time
-/// they were last written), adding whole files while the window holds fewer than `limit`
-/// positions and fewer than `files` of them. Notes on files left out go to `note`.
+/// The body checksum in a net file's header (bytes 40-48), without reading the whole file.
+fn net_checksum(path: &Path) -> Option<u64> {
+    use std::io::Read;
+    let mut header = [0u8; 48];
+    std::fs::File::open(path)
+        .ok()?
+        .read_exact(&mut header)
+        .ok()?;
+    Some(u64::from_le_bytes(header[40..48].try_into().ok()?))
+}
+
+/// The checksum a generation directory's name (`gen-CHECKSUM`) gives.
+fn dir_checksum(dir: &Path) -> Option<u64> {
+    let name = dir.file_name()?.to_str()?;
+    u64::from_str_radix(name.strip_prefix("gen-")?, 16).ok()
+}
+
+/// The attempts of a generation directory: the directory itself, then `attempt-N`.
+pub fn attempts(dir: &Path) -> Vec<PathBuf> {
+    let mut numbered: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let n = e
+                        .file_name()
+                        .to_str()?
+                        .strip_prefix("attempt-")?
+                        .parse()
+                        .ok()?;
+                    Some((n, e.path()))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    numbered.sort();
+    std::iter::once(dir.to_path_buf())
+        .chain(numbered.into_iter().map(|(_, p)| p))
+        .collect()
+}
+
+/// Where the net with body checksum `net` was accepted in `root`: the attempt directory that
+/// holds it as `accepted.nnue`.
+pub fn accepted_in(root: &Path, net: u64) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| dir_checksum(p).is_some())
+        .collect();
+    dirs.sort();
+    dirs.iter()
+        .flat_map(|d| attempts(d))
+        .find(|a| net_checksum(&a.join("accepted.nnue")) == Some(net))
+}
+
+/// The parent of the net with checksum `net` (the net whose generation accepted it): from the
+/// directory that accepted it, else from `provenance` (an accepted net's own provenance names
+/// the net it came from, `generation from NAME (body checksum HEX)`).
+fn parent(root: &Path, net: u64, provenance: Option<&str>) -> Option<u64> {
+    if let Some(attempt) = accepted_in(root, net) {
+        let generation = attempt
+            .ancestors()
+            .find(|a| dir_checksum(a).is_some())?
+            .to_path_buf();
+        return dir_checksum(&generation);
+    }
+    let text = provenance?;
+    let rest = &text[text.rfind("; generation from ")?..];
+    let hex = rest.split("(body checksum ").nth(1)?.get(..16)?;
+    u64::from_str_radix(hex, 16).ok()
+}
+
+/// The data files of the lineage of the current net (checksum `current`, provenance
+/// `provenance`): its parent's data first, then the grandparent's, as far as the directories
+/// of `root` go.
+pub fn lineage(root: &Path, current: u64, provenance: &str) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut seen = vec![current];
+    let mut net = current;
+    let mut text = Some(provenance);
+    while let Some(p) = parent(root, net, text) {
+        if seen.contains(&p) {
+            break;
+        }
+        seen.push(p);
+        files.push(root.join(format!("gen-{p:016x}")).join("data.bin"));
+        net = p;
+        text = None;
+    }
+    files
+}
+
+/// The window: `own` (this generation's data) first, then `others` in their order, adding
+/// whole files while the window holds fewer than `limit` positions and fewer than `files` of
+/// them. Notes on files left out go to `note`.
 pub fn choose(
     own: &Path,
     others: &[PathBuf],
@@ -43,16 +137,11 @@ pub fn choose(
         path: own.to_path_buf(),
         positions: positions(own)?,
     }];
-    let mut dated: Vec<(SystemTime, &PathBuf)> = Vec::new();
-    for path in others.iter().filter(|p| p.as_path() != own) {
-        match std::fs::metadata(path).and_then(|m| m.modified()) {
-            Ok(t) => dated.push((t, path)),
-            Err(e) => note(format!("left out {}: {e}", path.display())),
-        }
-    }
-    dated.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     let mut total = window[0].positions;
-    for (_, path) in dated {
+    for path in others.iter().filter(|p| p.as_path() != own) {
+        if window.iter().any(|e| &e.path == path) {
+            continue;
+        }
         if total >= limit || window.len() > files {
             note(format!("left out {}: the window is full", path.display()));
             continue;
@@ -71,67 +160,35 @@ pub fn choose(
     Ok(window)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::datagen::record::write_header;
-
-    fn data_file(path: &Path, records: usize) {
-        let mut bytes = Vec::new();
-        write_header(&mut bytes).expect("header");
-        bytes.resize(HEADER_SIZE + records * RECORD_SIZE, 0);
-        std::fs::write(path, bytes).expect("written");
+/// Reads a window recorded as `path=positions,...` and checks that each file is still there
+/// with its positions; the error says which is not (the window is never chosen again behind
+/// a resumed training's back).
+pub fn recorded(text: &str, state: &Path) -> Result<Vec<Entry>, String> {
+    let mut entries = Vec::new();
+    for item in text.split(',') {
+        let bad = || format!("{}: a bad window entry '{item}'", state.display());
+        let (path, n) = item.rsplit_once('=').ok_or_else(bad)?;
+        let entry = Entry {
+            path: PathBuf::from(path),
+            positions: n.parse().map_err(|_| bad())?,
+        };
+        match positions(&entry.path) {
+            Ok(n) if n == entry.positions => entries.push(entry),
+            found => {
+                let now = match found {
+                    Ok(n) => format!("it holds {n} positions, not {}", entry.positions),
+                    Err(e) => e,
+                };
+                return Err(format!(
+                    "the training window recorded in {} cannot be read: {now}; put the file \
+                     back as it was, or give --retry to train a new attempt on a new window",
+                    state.display()
+                ));
+            }
+        }
     }
-
-    #[test]
-    fn own_data_first_then_the_newest_until_full_and_broken_files_left_out() {
-        let dir = std::env::temp_dir().join(format!("pao-gen-window-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let (own, old, new, broken) = (
-            dir.join("own.bin"),
-            dir.join("old.bin"),
-            dir.join("new.bin"),
-            dir.join("broken.bin"),
-        );
-        data_file(&old, 30);
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        data_file(&new, 20);
-        std::fs::write(&broken, [b'x'; 64]).expect("written");
-        data_file(&own, 10);
-        let others = vec![
-            old.clone(),
-            broken.clone(),
-            new.clone(),
-            dir.join("gone.bin"),
-        ];
-        let mut notes = Vec::new();
-        let w = choose(&own, &others, 25, 5, &mut |n| notes.push(n)).expect("window");
-        let names: Vec<(PathBuf, u64)> = w.iter().map(|e| (e.path.clone(), e.positions)).collect();
-        assert_eq!(names, vec![(own.clone(), 10), (new.clone(), 20)]);
-        assert_eq!(notes.len(), 3, "{notes:?}");
-        assert!(notes.iter().any(|n| n.contains("gone.bin")));
-        assert!(notes
-            .iter()
-            .any(|n| n.contains("old.bin") && n.contains("full")));
-        // The broken file, the newest of the others, fails its header check.
-        assert!(
-            notes
-                .iter()
-                .any(|n| n.contains("broken.bin") && n.contains("magic")),
-            "{notes:?}"
-        );
-        let all = choose(&own, &others, 1000, 5, &mut |_| {}).expect("window");
-        assert_eq!(all.iter().map(|e| e.positions).sum::<u64>(), 60);
-        // One earlier file at most: the newest that reads.
-        let mut notes = Vec::new();
-        let one = choose(&own, &others, 1000, 1, &mut |n| notes.push(n)).expect("window");
-        let names: Vec<&Path> = one.iter().map(|e| e.path.as_path()).collect();
-        assert_eq!(names, vec![own.as_path(), new.as_path()]);
-        assert!(notes
-            .iter()
-            .any(|n| n.contains("old.bin") && n.contains("full")));
-        let none = choose(&own, &others, 1000, 0, &mut |_| {}).expect("window");
-        assert_eq!(none.len(), 1);
-        std::fs::remove_dir_all(&dir).ok();
-    }
+    Ok(entries)
 }
+
+#[cfg(test)]
+mod tests;

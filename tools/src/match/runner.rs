@@ -35,6 +35,14 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     }
     let jobs = schedule(names.len(), cfg.gauntlet, cfg.games, cfg.openings.len());
     let header = cfg.shard.map(|shard| ShardHeader::of(cfg, shard));
+    // One match per results file: a second is refused, naming the first.
+    let _lock = match &cfg.resume {
+        Some(path) => Some(crate::common::lock::acquire(
+            std::path::Path::new(path),
+            "pao-tools match",
+        )?),
+        None => None,
+    };
     match (&header, &cfg.resume) {
         (Some(header), Some(path)) => header.prepare(path)?,
         (None, Some(path)) => state::prepare(path, &state::settings_of(cfg))?,

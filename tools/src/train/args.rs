@@ -12,6 +12,17 @@ pub enum Schedule {
     Step { every: usize, gamma: f32 },
 }
 
+/// Which parts of the net's shape the command line gave.
+#[derive(Copy, Clone, PartialEq, Debug, Default)]
+pub struct ShapeGiven {
+    /// `--hidden`.
+    pub hidden: bool,
+    /// `--activation`.
+    pub activation: bool,
+    /// `--features`.
+    pub features: bool,
+}
+
 /// Everything `pao-tools train` was asked to do.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Options {
@@ -27,6 +38,8 @@ pub struct Options {
     pub weight_decay: f32,
     /// Learning-rate schedule.
     pub schedule: Schedule,
+    /// Batches over which the rate climbs linearly to its schedule's value (0: none).
+    pub warmup: u64,
     /// λ: the weight of the game result in the target (1 - λ goes to the search score).
     pub wdl: f32,
     /// Hidden neurons per perspective.
@@ -52,9 +65,12 @@ pub struct Options {
     pub resume: Option<String>,
     /// A net file to start from (`embedded` for the engine's own) instead of random weights.
     pub init: Option<String>,
-    /// Whether `--hidden`, `--activation` or `--features` was given (with `--init`, the shape
-    /// otherwise comes from the net).
-    pub shape_given: bool,
+    /// A checkpoint of the `--init` net's training (its float weights and AdamW's moments) to
+    /// start from instead of the net's quantised weights, when it is that net's.
+    pub init_state: Option<String>,
+    /// Which of `--hidden`, `--activation`, `--features` were given (with `--init`, the others
+    /// come from the net).
+    pub shape_given: ShapeGiven,
     /// Whether king buckets train with the shared plain rows (not `--no-factoriser`).
     pub factorise: bool,
     /// The sigmoid's scale in centipawns; fitted on the data when absent.
@@ -80,6 +96,7 @@ pub fn usage() -> String {
      \x20 --lr X                AdamW learning rate (default 0.001)\n\
      \x20 --weight-decay X      AdamW decoupled weight decay (default 0.3)\n\
      \x20 --schedule S          cosine (default), constant, or step:E:G (x G every E epochs)\n\
+     \x20 --warmup N            batches over which the rate climbs linearly from 0 (default 0)\n\
      \x20 --wdl L               weight of the game result in the target, 0-1 (default 0.3)\n\
      \x20 --hidden H            hidden neurons per perspective, a multiple of 16 (default 64)\n\
      \x20 --activation A        screlu (default) or crelu\n\
@@ -93,7 +110,11 @@ pub fn usage() -> String {
      \x20                       compared on one set; --epochs 0 --init NET only measures NET)\n\
      \x20 --checkpoint-dir DIR  checkpoint after each epoch (default OUT.checkpoints)\n\
      \x20 --init NET            start from a net file's weights (`embedded`: the engine's own);\n\
-     \x20                       a larger --hidden widens it (new neurons start silent)\n\
+     \x20                       a larger --hidden widens it (new neurons start silent); the shape\n\
+     \x20                       --hidden, --activation, --features do not give is the net's\n\
+     \x20 --init-state FILE     with --init: start from this checkpoint of the net's training\n\
+     \x20                       (float weights, AdamW's moments) when it is that net's, else\n\
+     \x20                       from the net's quantised weights (a line says which)\n\
      \x20 --resume FILE         continue from a checkpoint (same data, seed, batch, hidden)\n\
      \x20 --no-mirror           no left-right mirroring augmentation\n\
      \x20 --no-psqt             keep the linear piece-square path at zero (the version 1 net)\n\
@@ -138,6 +159,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         lr: 0.001,
         weight_decay: 0.3,
         schedule: Schedule::Cosine,
+        warmup: 0,
         wdl: 0.3,
         hidden: 64,
         activation: pao::eval::nnue::Activation::SquaredClippedRelu,
@@ -150,7 +172,8 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         checkpoint_dir: String::new(),
         resume: None,
         init: None,
-        shape_given: false,
+        init_state: None,
+        shape_given: ShapeGiven::default(),
         factorise: true,
         k: None,
         mirror: true,
@@ -193,13 +216,16 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             i += 1;
             v.ok_or_else(|| format!("{flag} needs a value"))
         };
-        o.shape_given |= matches!(flag, "--hidden" | "--activation" | "--features");
+        o.shape_given.hidden |= flag == "--hidden";
+        o.shape_given.activation |= flag == "--activation";
+        o.shape_given.features |= flag == "--features";
         match flag {
             "--epochs" => o.epochs = number(flag, value()?)?,
             "--batch" => o.batch = number(flag, value()?)?,
             "--lr" => o.lr = number(flag, value()?)?,
             "--weight-decay" => o.weight_decay = number(flag, value()?)?,
             "--schedule" => o.schedule = schedule(value()?)?,
+            "--warmup" => o.warmup = number(flag, value()?)?,
             "--wdl" => o.wdl = number(flag, value()?)?,
             "--hidden" => o.hidden = number(flag, value()?)?,
             "--activation" => {
@@ -222,6 +248,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "--checkpoint-dir" => o.checkpoint_dir = value()?.to_string(),
             "--resume" => o.resume = Some(value()?.to_string()),
             "--init" => o.init = Some(value()?.to_string()),
+            "--init-state" => o.init_state = Some(value()?.to_string()),
             _ => return Err(format!("unexpected argument '{flag}'")),
         }
     }
@@ -243,6 +270,9 @@ fn check(o: &mut Options) -> Result<(), String> {
     // weights it would write noise.
     if o.epochs == 0 && o.init.is_none() {
         return Err("--epochs must be at least 1 (0 only with --init)".into());
+    }
+    if o.init_state.is_some() && o.init.is_none() {
+        return Err("--init-state needs --init NET (the net the checkpoint belongs to)".into());
     }
     if o.hidden == 0 || o.hidden > MAX_HIDDEN || !o.hidden.is_multiple_of(HIDDEN_STEP) {
         return Err(format!(

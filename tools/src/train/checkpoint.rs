@@ -136,11 +136,9 @@ impl Checkpoint {
         })
     }
 
-    /// Writes the checkpoint (to a temporary name first, so a crash never leaves half a file).
+    /// Writes the checkpoint atomically (a crash or a full disk never leaves half a file).
     pub fn save(&self, path: &str) -> Result<(), String> {
-        let tmp = format!("{path}.tmp");
-        std::fs::write(&tmp, self.to_bytes()).map_err(|e| format!("{tmp}: {e}"))?;
-        std::fs::rename(&tmp, path).map_err(|e| format!("{path}: {e}"))
+        crate::common::atomic::write(std::path::Path::new(path), &self.to_bytes())
     }
 
     /// Reads a checkpoint file.

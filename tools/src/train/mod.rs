@@ -52,16 +52,20 @@ fn quantisation_error(net: &FloatNet, quantised: &pao::eval::nnue::Network, spli
     sum / n.max(1) as f64
 }
 
-/// With `--init`, the run takes the net's shape unless `--hidden`, `--activation` or
-/// `--features` says otherwise; returns the provenance words naming the net started from.
+/// With `--init`, the run takes the net's hidden size, activation and feature set, each unless
+/// its flag says otherwise; returns the provenance words naming the net started from.
 fn resolve_init(o: &mut Options) -> Result<Option<String>, String> {
     let Some(name) = o.init.clone() else {
         return Ok(None);
     };
     let net = init::load(&name)?;
-    if !o.shape_given {
+    if !o.shape_given.hidden {
         o.hidden = net.hidden;
+    }
+    if !o.shape_given.activation {
         o.activation = net.activation;
+    }
+    if !o.shape_given.features {
         o.inputs = data::Inputs::of(net.features, o.factorise);
     }
     // Refused here, before the data is read, if the shapes do not fit.
@@ -157,7 +161,7 @@ fn train(o: &Options) -> Result<(), String> {
         format!("{provenance}; validated on {}", on.join(", "))
     };
     let net = export::quantise(&trained.net, provenance);
-    std::fs::write(&o.out, net.to_bytes()).map_err(|e| format!("{}: {e}", o.out))?;
+    crate::common::atomic::write(std::path::Path::new(&o.out), &net.to_bytes())?;
     println!(
         "wrote {} ({} features, hidden {}, {:?}); quantised minus float: {:.2} cp mean absolute difference",
         o.out,

@@ -330,3 +330,47 @@ fn the_fitted_k_recovers_the_scale_that_made_the_results() {
     assert!((k - 300.0).abs() < 15.0, "K = {k}");
     assert!(kfit::error(&records, k) < kfit::error(&records, 2.0 * k));
 }
+
+#[test]
+fn a_warm_start_continues_the_training_state_of_its_net_and_only_of_its_net() {
+    let data = split(3_000, 11);
+    let dir = temp_dir("state");
+    let trained = run(&options("--epochs 2 --threads 1", &dir), &data);
+    let net_file = format!("{dir}/net.nnue");
+    std::fs::write(&net_file, quantise(&trained.net, String::new()).to_bytes()).expect("net");
+    let from = |extra: &str| {
+        let out = temp_dir("state-out");
+        let o = options(
+            &format!("--epochs 0 --threads 1 --init {net_file} {extra}"),
+            &out,
+        );
+        run(&o, &data).net
+    };
+    // The checkpoint the net was exported from: its float weights, not the rounded ones.
+    let continued = from(&format!("--init-state {dir}/epoch-2.ckpt"));
+    assert_eq!(continued, trained.net);
+    let rounded = from("");
+    assert_ne!(rounded, trained.net);
+    // Another checkpoint (an epoch before the net): the net's quantised weights instead.
+    assert_eq!(from(&format!("--init-state {dir}/epoch-1.ckpt")), rounded);
+    assert_eq!(
+        parse(&[
+            "--data".into(),
+            "a".into(),
+            "--init-state".into(),
+            "c".into()
+        ])
+        .err(),
+        Some("--init-state needs --init NET (the net the checkpoint belongs to)".into())
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_warm_up_climbs_to_the_full_rate() {
+    let shares: Vec<f32> = (0..5).map(|s| trainer::warmup(s, 4)).collect();
+    assert_eq!(shares, [0.25, 0.5, 0.75, 1.0, 1.0]);
+    assert_eq!(trainer::warmup(0, 0), 1.0);
+    let o = options("--warmup 100", "x");
+    assert_eq!(o.warmup, 100);
+}

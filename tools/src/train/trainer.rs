@@ -44,6 +44,15 @@ pub fn validation_loss(net: &FloatNet, split: &Split, o: &Options, k: f32) -> Op
     Some(sum / split.val.len() as f64)
 }
 
+/// The share of the rate at batch `step` of a warm-up over `batches` (1 after it).
+pub fn warmup(step: u64, batches: u64) -> f32 {
+    if step >= batches {
+        1.0
+    } else {
+        (step + 1) as f32 / batches as f32
+    }
+}
+
 /// The state to start from: a fresh net (or the `--init` net), or the checkpoint of `--resume` after checking that
 /// it belongs to this run.
 fn start(
@@ -54,17 +63,33 @@ fn start(
 ) -> Result<Checkpoint, String> {
     let path = o.resume.as_deref().unwrap_or("checkpoint");
     let Some(c) = resume else {
-        let net = match &o.init {
-            Some(name) => super::init::float_net(
-                &super::init::load(name)?,
-                o.inputs,
-                o.hidden,
-                o.activation,
-                o.seed,
-            )?,
-            None => FloatNet::with_inputs(o.inputs, o.hidden, o.activation, o.seed),
+        let (net, adam) = match &o.init {
+            Some(name) => {
+                let file = super::init::load(name)?;
+                match o.init_state.as_deref().map(|p| continued(p, &file, o)) {
+                    Some(Ok(state)) => state,
+                    refused => {
+                        if let Some(Err(e)) = refused {
+                            println!("{e}; starting from the net's quantised weights");
+                        }
+                        let net = super::init::float_net(
+                            &file,
+                            o.inputs,
+                            o.hidden,
+                            o.activation,
+                            o.seed,
+                        )?;
+                        let adam = AdamW::new(net.params.len());
+                        (net, adam)
+                    }
+                }
+            }
+            None => {
+                let net = FloatNet::with_inputs(o.inputs, o.hidden, o.activation, o.seed);
+                let adam = AdamW::new(net.params.len());
+                (net, adam)
+            }
         };
-        let adam = AdamW::new(net.params.len());
         return Ok(Checkpoint {
             net,
             adam,
@@ -107,6 +132,29 @@ fn start(
     Ok(c)
 }
 
+/// The float net and AdamW's state of the checkpoint `path` when it is the training state of
+/// `net` (its export has the same body) and of this run's shape: a warm start that continues
+/// the training that made the net instead of restarting it from rounded weights.
+fn continued(
+    path: &str,
+    net: &pao::eval::nnue::Network,
+    o: &Options,
+) -> Result<(FloatNet, AdamW), String> {
+    let c = Checkpoint::load(path)?;
+    if c.net.hidden != o.hidden || c.net.activation != o.activation || c.net.inputs != o.inputs {
+        return Err(format!("{path}: another shape than this run's"));
+    }
+    let body = |n: &pao::eval::nnue::Network| n.to_bytes()[40..48].to_vec();
+    if body(&super::export::quantise(&c.net, String::new())) != body(net) {
+        return Err(format!("{path}: not the training state of the --init net"));
+    }
+    println!(
+        "continuing the training of the --init net from {path} (float weights, AdamW after {} steps)",
+        c.adam.t
+    );
+    Ok((c.net, c.adam))
+}
+
 fn progress_bar(len: u64, epoch: usize, epochs: usize) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     let template = format!(
@@ -145,7 +193,8 @@ pub fn train(
         let mut loss_sum = 0.0;
         let mut lr = o.lr;
         for (b, picks) in order.chunks(o.batch).enumerate() {
-            lr = learning_rate(o.schedule, o.lr, state.steps, total_steps, epoch);
+            lr = learning_rate(o.schedule, o.lr, state.steps, total_steps, epoch)
+                * warmup(state.steps, o.warmup);
             let first = b * o.batch;
             batch.fill(
                 &split.train,

@@ -3,7 +3,8 @@
 //! datagen shards with the merge and a training job after it, then a match of 4 shards with its
 //! merge, and compares both with local runs byte for byte, then a whole network generation
 //! with `submit-generation.sh` (self-play shards, merge, training, SPRT shards, merge,
-//! decision) on a tiny budget, checking every file it leaves and its decision; it stops the
+//! decision) on a tiny budget, checking every file it leaves and its decision, and one whose
+//! self-play array is cancelled, checking that the jobs waiting on it end; it stops the
 //! daemons it started. `submit-generation.sh` checks its settings before it submits anything:
 //! that part runs everywhere.
 //! It needs root and Debian's slurm-wlm and munge (`.ci/run` installs them where apt can);
@@ -82,6 +83,7 @@ fn sbatch_scripts_on_a_single_node_slurm_merge_exactly() {
         "SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05: LLR ",
         "slurm test: generation: jobs ",
         ": decision not taken: the SPRT did not accept it (",
+        "slurm test: cancelled generation: array job ",
         "slurm test: passed\n",
     ] {
         assert!(stdout.contains(line), "no '{line}' in\n{stdout}");

@@ -1,0 +1,510 @@
+//! `pao-tools generation` run unattended: killed in each stage it continues to the same
+//! decision as a run left alone, with no second writer and no lost time; and each thing it
+//! refuses (a second writer, changed settings, a changed candidate, a window that cannot be
+//! read, data of other settings, a mostly broken data file) gets one line.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn tools() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pao-tools"))
+}
+
+fn engine() -> String {
+    let pao = PathBuf::from(env!("CARGO_BIN_EXE_pao-tools")).with_file_name("pao");
+    assert!(
+        pao.is_file(),
+        "{} not built: run cargo test --workspace",
+        pao.display()
+    );
+    pao.display().to_string()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pao-genkill-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The arguments of a tiny generation in `root`, with `more` (a flag given there replaces
+/// its default here).
+fn args(root: &Path, more: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "generation",
+        "--dir",
+        root.to_str().expect("utf-8"),
+        "--engine",
+        &engine(),
+        "--minutes",
+        "20",
+        "--threads",
+        "2",
+        "--nodes",
+        "200",
+        "--data-positions",
+        "400",
+        "--epochs",
+        "1",
+        "--screen-games",
+        "2",
+        "--screen-nodes",
+        "300",
+        "--sprt-nodes",
+        "300",
+        "--sprt-games",
+        "2",
+        "--report-every",
+        "1",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut rest = more.iter();
+    while let Some(flag) = rest.next() {
+        match a.iter().position(|x| x == flag) {
+            Some(i) if flag.starts_with("--") && !["--retry"].contains(flag) => {
+                a[i + 1] = rest.next().expect("a value").to_string();
+            }
+            _ => a.push(flag.to_string()),
+        }
+    }
+    a
+}
+
+/// Runs to the end: exit code, stdout, stderr.
+fn run(args: &[String]) -> (i32, String, String) {
+    let out = tools().args(args).output().expect("run pao-tools");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn signal(child: &Child, signal: i32) {
+    // SAFETY: a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, signal);
+    }
+}
+
+/// Runs until stdout prints a line starting with `at`, then sends `sig`; returns stdout.
+fn run_killed(args: &[String], at: &str, sig: i32) -> String {
+    let mut child = tools()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run pao-tools");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut seen = String::new();
+    let mut sent = false;
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        seen.push_str(&line);
+        seen.push('\n');
+        if !sent && line.starts_with(at) {
+            signal(&child, sig);
+            sent = true;
+        }
+    }
+    child.wait().expect("ends");
+    assert!(sent, "no line starting with '{at}' in:\n{seen}");
+    seen
+}
+
+fn generation_dir(root: &Path) -> PathBuf {
+    std::fs::read_dir(root)
+        .expect("data dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("gen-"))
+        })
+        .expect("a generation directory")
+}
+
+fn state(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("state.txt")).expect("state")
+}
+
+fn number(state: &str, key: &str) -> f64 {
+    state
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{key} ")))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// Whether anyone holds the lock of `target` (a writer still running).
+fn locked(target: &Path) -> bool {
+    let mut name = target.as_os_str().to_os_string();
+    name.push(".lock");
+    let Ok(file) = std::fs::File::open(PathBuf::from(name)) else {
+        return false;
+    };
+    file.try_lock().is_err()
+}
+
+fn decision(state: &str) -> String {
+    state
+        .lines()
+        .find_map(|l| l.strip_prefix("decision "))
+        .expect("decided")
+        .to_string()
+}
+
+#[test]
+fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() {
+    // Enough data that self-play lasts a few seconds.
+    let more = ["--data-positions", "15000"];
+    let alone = temp("alone");
+    let (code, out, err) = run(&args(&alone, &more));
+    assert_eq!(code, 0, "{out}\n{err}");
+    let reference = generation_dir(&alone);
+
+    let root = temp("killed");
+    let a = args(&root, &more);
+    // SIGKILL in the data stage: the parent dies without a word; its datagen dies with it
+    // (no writer left on data.bin), and the time spent until the last tick is kept.
+    let mut child = tools()
+        .args(&a)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs");
+    let data = root
+        .join(reference.file_name().expect("a name"))
+        .join("data.bin");
+    // Killed once the first seconds of self-play are recorded, with datagen writing.
+    let started = Instant::now();
+    let gen_state = data.with_file_name("state.txt");
+    while !std::fs::read_to_string(&gen_state).is_ok_and(|s| s.contains("spent_seconds")) {
+        assert!(started.elapsed() < Duration::from_secs(60), "no data");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(locked(&data), "datagen is not writing");
+    signal(&child, libc::SIGKILL);
+    child.wait().expect("ends");
+    let until = Instant::now() + Duration::from_secs(10);
+    while locked(&data) {
+        assert!(Instant::now() < until, "datagen outlived its generation");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let gen = generation_dir(&root);
+    let spent = number(&state(&gen), "spent_seconds");
+    assert!(spent >= 2.0, "{}", state(&gen));
+
+    // SIGTERM in each stage: the child stops, the time is recorded, and the line says so.
+    // The time never falls; in the data stage, stopped after a progress line of datagen's, it
+    // grows by what datagen ran.
+    let mut last = spent;
+    for (at, stage) in [
+        ("generation: data: ", "data"),
+        ("generation: train: ", "train"),
+        ("generation: stage 3/4: screen", "screen"),
+        ("generation: stage 4/4: sprt", "sprt"),
+    ] {
+        let out = run_killed(&a, at, libc::SIGTERM);
+        assert!(
+            out.contains(&format!(
+                "generation: stopped by SIGTERM in the {stage} stage"
+            )),
+            "{out}"
+        );
+        assert!(!out.contains("generation: decided"), "{out}");
+        let now = number(&state(&gen), "spent_seconds");
+        if stage == "data" {
+            assert!(now >= last + 1.0, "{stage}: {now} after {last}");
+        } else {
+            assert!(now >= last, "{stage}: {now} after {last}");
+        }
+        last = now;
+        assert!(!locked(&data), "{stage}: a writer is left");
+    }
+    let (code, out, err) = run(&a);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("generation: stage 4/4: sprt"), "{out}");
+    assert!(number(&state(&gen), "spent_seconds") >= last);
+    // The same games (self-play stops at the first game past --data-positions, so the games
+    // under way at that moment make one file a few games longer), and the same decision.
+    let (killed, whole) = (
+        std::fs::read(gen.join("data.bin")).expect("data"),
+        std::fs::read(reference.join("data.bin")).expect("data"),
+    );
+    let common = killed.len().min(whole.len());
+    assert!(common >= 32 + 32 * 15_000, "{common}");
+    assert!(killed[..common] == whole[..common], "the games differ");
+    let kind = |d: String| d.split(" (").next().unwrap_or("").to_string();
+    assert_eq!(
+        kind(decision(&state(&gen))),
+        kind(decision(&state(&reference)))
+    );
+    std::fs::remove_dir_all(&alone).ok();
+    std::fs::remove_dir_all(&root).ok();
+}
+
+#[test]
+fn a_second_writer_is_refused_naming_the_first() {
+    let root = temp("writer");
+    let data = root.join("d.bin");
+    let d = data.to_str().expect("utf-8");
+    let mut first = tools()
+        .args([
+            "datagen",
+            "--out",
+            d,
+            "--threads",
+            "1",
+            "--nodes",
+            "200",
+            "--games",
+            "1000",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs");
+    let started = Instant::now();
+    while !locked(&data) {
+        assert!(started.elapsed() < Duration::from_secs(30), "no lock");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = tools()
+        .args([
+            "datagen",
+            "--out",
+            d,
+            "--threads",
+            "1",
+            "--nodes",
+            "200",
+            "--games",
+            "1",
+        ])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{d} is being written by another process (pid {}: pao-tools datagen)",
+            first.id()
+        )),
+        "{err}"
+    );
+    // A match's results file: the same (the lock held here, as a running match holds it).
+    let results = root.join("results.tsv");
+    let held = std::fs::File::create(root.join("results.tsv.lock")).expect("lock file");
+    held.lock().expect("locked");
+    std::fs::write(root.join("results.tsv.lock"), "pid 1: pao-tools match\n").expect("named");
+    let out = tools()
+        .args([
+            "match",
+            "--engine",
+            "name=a",
+            "cmd=/bin/true",
+            "--engine",
+            "name=b",
+            "cmd=/bin/true",
+        ])
+        .args([
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--resume",
+            results.to_str().expect("utf-8"),
+        ])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{} is being written by another process (pid 1: pao-tools match)",
+            results.display()
+        )),
+        "{err}"
+    );
+    drop(held);
+    // A second generation in the same directory: the same.
+    let a = args(&root, &[]);
+    let gen = root.join("gen-lock");
+    std::fs::create_dir_all(&gen).expect("dir");
+    signal(&first, libc::SIGTERM);
+    first.wait().expect("ends");
+    assert!(!locked(&data));
+    let mut run_one = tools()
+        .args(&a)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs");
+    let mut lines = BufReader::new(run_one.stdout.take().expect("stdout")).lines();
+    let first_line = lines.next().expect("a line").expect("text");
+    assert!(first_line.starts_with("generation: "), "{first_line}");
+    let (code, _, err) = run(&a);
+    signal(&run_one, libc::SIGTERM);
+    run_one.wait().expect("ends");
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("generation is being written by another process (pid "),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&root).ok();
+}
+
+#[test]
+fn a_changed_setting_is_refused_and_retry_starts_a_new_attempt_on_the_same_data() {
+    let root = temp("settings");
+    let (code, out, err) = run(&args(&root, &[]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    let gen = generation_dir(&root);
+    let data = std::fs::read(gen.join("data.bin")).expect("data");
+    for (flag, was, now) in [
+        ("--epochs", "1", "2"),
+        ("--window-files", "1", "0"),
+        ("--lr", "0.001", "0.0003"),
+    ] {
+        let (code, _, err) = run(&args(&root, &[flag, now]));
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!("this generation runs with {flag} {was}, not {now}; run it with {flag} {was}, or give --retry")),
+            "{err}"
+        );
+    }
+    let (code, out, err) = run(&args(&root, &["--epochs", "2", "--retry"]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("--retry: attempt 2"), "{out}");
+    assert!(!out.contains("stage 1/4"), "{out}");
+    assert!(out.contains("stage 2/4: train"), "{out}");
+    let second = state(&gen.join("attempt-2"));
+    assert!(
+        second.contains("setting_epochs 2\n") && second.contains("decision "),
+        "{second}"
+    );
+    assert_eq!(std::fs::read(gen.join("data.bin")).expect("data"), data);
+    // The first attempt's files are untouched, and later runs continue the second.
+    assert!(state(&gen).contains("setting_epochs 1\n"));
+    let (code, out, _) = run(&args(&root, &["--epochs", "2"]));
+    assert_eq!(code, 0);
+    assert!(out.contains("already decided"), "{out}");
+    std::fs::remove_dir_all(&root).ok();
+}
+
+#[test]
+fn a_changed_candidate_and_a_lost_window_file_are_refused_and_nothing_is_deleted() {
+    let root = temp("candidate");
+    let extra = root.join("extra.bin");
+    let out = tools()
+        .args([
+            "synth-data",
+            "--positions",
+            "50",
+            "--out",
+            extra.to_str().expect("utf-8"),
+        ])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let a = args(&root, &["--window", extra.to_str().expect("utf-8")]);
+    run_killed(&a, "generation: train: ", libc::SIGTERM);
+    let gen = generation_dir(&root);
+    assert!(
+        state(&gen).contains(&format!("{}=50", extra.display())),
+        "{}",
+        state(&gen)
+    );
+    std::fs::rename(&extra, root.join("moved.bin")).expect("moved");
+    let (code, _, err) = run(&a);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("the training window recorded in") && err.contains("extra.bin"),
+        "{err}"
+    );
+    assert!(gen.join("data.bin").is_file() && gen.join("state.txt").is_file());
+    std::fs::rename(root.join("moved.bin"), &extra).expect("back");
+    run_killed(&a, "generation: stage 3/4: screen", libc::SIGTERM);
+    // Another net in the candidate's place: its matches would be another net's.
+    std::fs::copy(gen.join("current.nnue"), gen.join("candidate.nnue")).expect("copied");
+    let (code, _, err) = run(&a);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("the matches resume only for the same net"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&root).ok();
+}
+
+#[test]
+fn data_of_other_settings_and_broken_data_are_refused_or_cut() {
+    let root = temp("data");
+    let data = root.join("d.bin");
+    let d = data.to_str().expect("utf-8");
+    let datagen = |nodes: &str, games: &str| {
+        let out = tools()
+            .args([
+                "datagen",
+                "--out",
+                d,
+                "--threads",
+                "1",
+                "--nodes",
+                nodes,
+                "--games",
+                games,
+            ])
+            .output()
+            .expect("runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, err) = datagen("200", "10");
+    assert_eq!(code, 0, "{err}");
+    let (code, err) = datagen("300", "11");
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("was played with other settings (seed=1 nodes=200 ")
+            && err.contains("this run has seed=1 nodes=300 "),
+        "{err}"
+    );
+    // 4,096 zero bytes after the games: 128 broken records, cut before appending.
+    let good = std::fs::metadata(&data).expect("data").len();
+    let mut bytes = std::fs::read(&data).expect("data");
+    bytes.extend_from_slice(&[0u8; 4096]);
+    std::fs::write(&data, &bytes).expect("written");
+    let (code, err) = datagen("200", "11");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!(
+            "the last 128 records are broken: cut at byte {good} before appending"
+        )),
+        "{err}"
+    );
+    let after = std::fs::read(&data).expect("data");
+    assert_eq!(after[..good as usize], bytes[..good as usize]);
+    assert!(after.len() as u64 > good && !after[good as usize..].iter().all(|&b| b == 0));
+    // Mostly broken: refused, not appended to, not cut.
+    let mut broken = after[..32].to_vec();
+    broken.extend(std::iter::repeat_n(0u8, after.len() * 2));
+    std::fs::write(&data, &broken).expect("written");
+    let (code, err) = datagen("200", "12");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("most of the file is broken: not appended to"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&data).expect("data"), broken);
+    std::fs::remove_dir_all(&root).ok();
+}
