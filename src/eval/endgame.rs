@@ -161,6 +161,22 @@ mod tests {
     }
 
     #[test]
+    fn drawn_material_is_scaled_and_won_material_is_not() {
+        // A cannon with no screen never wins: neither side can.
+        let kck = Position::from_fen("4k4/9/9/9/9/9/9/9/4C4/3K5 w").expect("fen");
+        assert!(cannot_win(&kck, Color::Red) && cannot_win(&kck, Color::Black));
+        assert_eq!(scale(&kck, 400), 25);
+        assert_eq!(scale(&kck, -400), -25);
+        // A rook wins against a bare general; the bare general never wins.
+        let krk = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w").expect("fen");
+        assert!(!cannot_win(&krk, Color::Red) && cannot_win(&krk, Color::Black));
+        assert_eq!(scale(&krk, 400), 400);
+        // More pieces than the tables behind the scales hold: unchanged.
+        let start = Position::startpos();
+        assert_eq!(scale(&start, 400), 400);
+    }
+
+    #[test]
     fn table_is_sorted() {
         assert!(scales::TABLE.windows(2).all(|w| w[0].0 < w[1].0));
     }

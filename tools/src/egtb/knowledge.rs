@@ -222,3 +222,19 @@ pub fn run(a: KnowledgeArgs) -> Result<(), Failure> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_agree_with_values_by_the_thresholds() {
+        assert!(agrees(1, 300) && !agrees(1, 299) && agrees(1, 29_990));
+        assert!(agrees(0, 100) && agrees(0, -100) && !agrees(0, 101) && !agrees(0, -340));
+        assert!(agrees(-1, -300) && !agrees(-1, 0));
+        let items =
+            parse_sample("# c\nKCK\t4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1\tdraw\n").expect("sample");
+        assert_eq!((items.len(), items[0].wdl), (1, 0));
+        assert!(parse_sample("KCK\tfen\tmaybe\n").is_err());
+    }
+}

@@ -201,3 +201,21 @@ pub fn run(a: ScalesArgs) -> Result<(), Failure> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flipping_swaps_the_sides_and_the_side_to_move() {
+        let mut counts: Counts = [[0; 3]; BUCKETS];
+        // Red to move, red with one soldier on the last rank: 5 red wins, 2 draws, 1 loss.
+        counts[3] = [5, 2, 1];
+        let (key, f) = flipped(27 * 729 + 81, &counts);
+        assert_eq!(key, 81 * 729 + 27);
+        // Black to move, black with the soldier on the last rank: 5 black wins.
+        assert_eq!(f[9 + 1], [1, 2, 5]);
+        assert_eq!(f.iter().flatten().sum::<u64>(), 8);
+        assert_eq!(flipped(key, &f), (27 * 729 + 81, counts));
+    }
+}
