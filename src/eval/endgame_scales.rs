@@ -91,6 +91,7 @@ pub const TABLE: &[(u32, u64)] = &[
     (2511, 0x0000c0002), // KNKAB, red first
     (2673, 0x0000c0003), // KNKBB, red first
     (2916, 0x000080002), // KRNK, red first
+    (2997, 0x000080002), // KRNKA, red first
     (4374, 0x000080002), // KNNK, red first
     (4455, 0x000080002), // KNNKA, red first
     (4617, 0x000080002), // KNNKB, red first
@@ -106,7 +107,6 @@ pub const TABLE: &[(u32, u64)] = &[
     (6669, 0x00034000f), // KCKPA, red first
     (6723, 0x0000c0002), // KCKAA, red first
     (6804, 0x0000c0003), // KCKB, red first
-    (6813, 0x0000c0003), // KCKCB, red first
     (6831, 0x00034000f), // KCKPB, red first
     (6885, 0x0000c0003), // KCKAB, red first
     (7047, 0x0000c0003), // KCKBB, red first
@@ -150,6 +150,7 @@ pub const TABLE: &[(u32, u64)] = &[
     (59050, 0x000040001), // KAKR, red first
     (59051, 0x000040001), // KAKRR, red first
     (59052, 0x000040001), // KAKN, red first
+    (59053, 0x000040001), // KAKRN, red first
     (59055, 0x000040001), // KAKNN, red first
     (59058, 0x0000c0003), // KAKC, red first
     (59059, 0x000040001), // KAKRC, red first
@@ -243,7 +244,6 @@ pub const TABLE: &[(u32, u64)] = &[
     (179577, 0x000080002), // KNBKB, red first
     (181521, 0x000080002), // KNNBK, red first
     (183708, 0x0000c0003), // KCBK, red first
-    (183717, 0x0000c0003), // KCBKC, red first
     (183735, 0x0003c000f), // KCBKP, red first
     (183789, 0x0000c0003), // KCBKA, red first
     (183951, 0x0000c0003), // KCBKB, red first
