@@ -83,13 +83,18 @@ fn count_table(table: &Table) -> Result<(u32, Counts), String> {
     for p in parts {
         let (m, c) = p?;
         material = material.or(m);
-        for b in 0..BUCKETS {
-            for k in 0..3 {
-                total[b][k] += c[b][k];
-            }
-        }
+        add(&mut total, &c);
     }
     Ok((material.ok_or("a table without a legal position")?, total))
+}
+
+/// Adds `from` into `to`.
+fn add(to: &mut Counts, from: &Counts) {
+    for (t, f) in to.iter_mut().zip(from) {
+        for (x, y) in t.iter_mut().zip(f) {
+            *x += y;
+        }
+    }
 }
 
 /// The same counts seen with the colours swapped.
@@ -139,11 +144,7 @@ pub fn run(a: ScalesArgs) -> Result<(), Failure> {
             (fkey, fcounts, format!("{second}K{first}")),
         ] {
             let e = counted.entry(key).or_insert(([[0; 3]; BUCKETS], label));
-            for b in 0..BUCKETS {
-                for k in 0..3 {
-                    e.0[b][k] += c[b][k];
-                }
-            }
+            add(&mut e.0, &c);
         }
         eprintln!("{name}: counted");
     }
