@@ -5,6 +5,7 @@
 
 pub mod breakdown;
 pub mod cache;
+pub mod endgame;
 pub mod knowledge;
 pub mod nnue;
 pub mod psq_stack;

@@ -134,6 +134,9 @@ pub struct SearchConfig {
     /// longest resistance) before the iterations end (`mate_proof.rs`); off, the held score
     /// ends them as it does on a game's clock and for `go nodes`.
     pub mate_proofs: bool,
+    /// The evaluation scales toward a draw the advantage of a side whose material Pao's
+    /// endgame tables show it (nearly) never wins (`src/eval/endgame.rs`).
+    pub endgame_scale: bool,
 }
 
 /// A switch `SearchConfig::with_switches` can name: its name and the field it sets.
@@ -173,6 +176,7 @@ const SWITCHES: &[Switch] = &[
     ("sixty_move_draw", |c| &mut c.sixty_move_draw),
     ("sixty_move_fade", |c| &mut c.sixty_move_fade),
     ("mate_proofs", |c| &mut c.mate_proofs),
+    ("endgame_scale", |c| &mut c.endgame_scale),
 ];
 
 impl SearchConfig {
@@ -218,6 +222,8 @@ impl SearchConfig {
         sixty_move_fade: false,
         // Exact mate lengths for analysis; measured in games (docs/testing.md).
         mate_proofs: true,
+        // Off until an SPRT in self-play accepts it.
+        endgame_scale: false,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -257,6 +263,7 @@ impl SearchConfig {
         sixty_move_draw: false,
         sixty_move_fade: false,
         mate_proofs: false,
+        endgame_scale: false,
     };
 
     /// This configuration with the switches of `spec` flipped: names separated by spaces or

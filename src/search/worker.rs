@@ -317,6 +317,20 @@ impl Searcher {
 
     #[inline]
     fn evaluate_unfaded(&mut self, alpha: i32, beta: i32) -> i32 {
+        if self.config.endgame_scale {
+            // A lazy bound would not survive the scaling: few pieces are evaluated in full.
+            let occupied = self.pos.pieces_of(crate::board::Color::Red)
+                | self.pos.pieces_of(crate::board::Color::Black);
+            if occupied.count_ones() <= eval::endgame::MAX_PIECES {
+                let v = self.evaluate_unscaled(-i32::MAX, i32::MAX);
+                return eval::endgame::scale(&self.pos, v);
+            }
+        }
+        self.evaluate_unscaled(alpha, beta)
+    }
+
+    #[inline]
+    fn evaluate_unscaled(&mut self, alpha: i32, beta: i32) -> i32 {
         if let Some(stack) = &mut self.nnue {
             return eval::scale_network(&self.pos, stack.evaluate(&self.pos));
         }

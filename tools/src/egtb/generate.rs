@@ -17,6 +17,9 @@ pub struct GenerateArgs {
     /// With --all: only tables of at most this many indices (both sides to move)
     #[arg(long, default_value_t = 400_000_000)]
     max_positions: u64,
+    /// With --all: only tables of at most this many pieces (generals included)
+    #[arg(long, default_value_t = 32)]
+    max_pieces: u32,
     /// Output directory (tables already there are kept and read)
     #[arg(long)]
     dir: PathBuf,
@@ -31,7 +34,10 @@ pub fn run(a: GenerateArgs) -> Result<(), Failure> {
     let mut targets = parse_materials(&a.materials)?;
     if a.all {
         for m in Material::all_targets() {
-            if TableIndex::new(&m).len() <= a.max_positions && !targets.contains(&m) {
+            if TableIndex::new(&m).len() <= a.max_positions
+                && super::sample::pieces(&m) <= a.max_pieces
+                && !targets.contains(&m)
+            {
                 targets.push(m);
             }
         }
@@ -45,6 +51,9 @@ pub fn run(a: GenerateArgs) -> Result<(), Failure> {
     words.extend(a.materials.iter().cloned());
     if a.all {
         words.push(format!("--all --max-positions {}", a.max_positions));
+        if a.max_pieces < 32 {
+            words.push(format!("--max-pieces {}", a.max_pieces));
+        }
     }
     let provenance = format!(
         "{}; pao-tools {}; {}",

@@ -3,9 +3,12 @@
 //! the command line; each subcommand has its file, and `tables.rs` what they share.
 
 mod generate;
+mod knowledge;
 mod list;
 mod positions;
 mod probe;
+mod sample;
+mod scales;
 mod stats;
 mod tables;
 mod theory;
@@ -38,6 +41,12 @@ enum EgtbCommand {
     Positions(positions::PositionsArgs),
     /// The classic endgames as the tables see them (a Markdown table)
     Theory(theory::TheoryArgs),
+    /// A fixed sample of quiet positions of every table with their exact values
+    Sample(sample::SampleArgs),
+    /// Searches a sample without tables: how often the score agrees with the table
+    Knowledge(knowledge::KnowledgeArgs),
+    /// The evaluation's endgame scales from the tables (writes src/eval/endgame_scales.rs)
+    Scales(scales::ScalesArgs),
 }
 
 /// Entry point.
@@ -50,5 +59,8 @@ pub fn run(args: EgtbArgs) -> Result<(), Failure> {
         EgtbCommand::Theory(a) => theory::run(a),
         EgtbCommand::Positions(a) => positions::run(a),
         EgtbCommand::Verify(a) => verify::run(a),
+        EgtbCommand::Sample(a) => sample::run(a),
+        EgtbCommand::Knowledge(a) => knowledge::run(a),
+        EgtbCommand::Scales(a) => scales::run(a),
     }
 }
