@@ -443,10 +443,18 @@ fn one_bench_signature_everywhere() {
         .take_while(|c| c.is_ascii_digit() || *c == '_')
         .filter(char::is_ascii_digit)
         .collect();
-    assert_eq!(quoted_signature(), pinned, "{RESULTS} and tests/bench_signature.rs");
+    assert_eq!(
+        quoted_signature(),
+        pinned,
+        "{RESULTS} and tests/bench_signature.rs"
+    );
     for doc in documents() {
         let text = std::fs::read_to_string(&doc).expect("a document");
-        let name = doc.strip_prefix(root()).unwrap_or(&doc).display().to_string();
+        let name = doc
+            .strip_prefix(root())
+            .unwrap_or(&doc)
+            .display()
+            .to_string();
         if name == RESULTS {
             continue;
         }
