@@ -466,3 +466,69 @@ fn one_bench_signature_everywhere() {
         }
     }
 }
+
+/// The anchors of a page's headings as GitHub makes them: lower case, punctuation dropped
+/// (hyphens and underscores kept), spaces as hyphens; code blocks have no headings.
+fn anchors(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        let Some(title) = line.strip_prefix('#').filter(|_| !in_block) else {
+            continue;
+        };
+        let title = title.trim_start_matches('#').trim().to_lowercase();
+        out.push(
+            title
+                .chars()
+                .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+                .map(|c| if c == ' ' { '-' } else { c })
+                .collect(),
+        );
+    }
+    out
+}
+
+/// Every link of README.md and docs/ to a file of the repository names a file that exists,
+/// and a link to a page's section names a heading the page has.
+#[test]
+fn the_documents_links_lead_somewhere() {
+    let mut failures = Vec::new();
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).expect("a document");
+        let dir = doc.parent().expect("a directory").to_path_buf();
+        for (_, rest) in text.match_indices("](").map(|(i, _)| text.split_at(i + 2)) {
+            let link: String = rest.chars().take_while(|c| *c != ')').collect();
+            if link.starts_with("http") || link.contains(char::is_whitespace) {
+                continue;
+            }
+            let (path, anchor) = link.split_once('#').unwrap_or((&link, ""));
+            let target = if path.is_empty() {
+                doc.clone()
+            } else {
+                dir.join(path)
+            };
+            if !target.exists() {
+                failures.push(format!("{}: no file for ({link})", doc.display()));
+                continue;
+            }
+            let is_page = target.extension().is_some_and(|e| e == "md");
+            if !anchor.is_empty() && is_page {
+                let page = std::fs::read_to_string(&target).expect("a page");
+                if !anchors(&page).iter().any(|a| a == anchor) {
+                    failures.push(format!("{}: no section for ({link})", doc.display()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn anchors_are_made_as_github_makes_them() {
+    let page = "# Results: speed\n## `stop` to `bestmove`\n```\n# not a heading\n```\n";
+    assert_eq!(anchors(page), ["results-speed", "stop-to-bestmove"]);
+}
