@@ -305,7 +305,10 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
 
     // A game starts at level 5 unless the player chose another.
     let level = "return document.getElementById('g-level').value;";
-    assert_eq!(client.execute(level, vec![]).await.expect("level"), json!("5"));
+    assert_eq!(
+        client.execute(level, vec![]).await.expect("level"),
+        json!("5")
+    );
     // A game against level 3, chosen in the page: the level goes with the game's request, and
     // the browser keeps it for the next visit. The game starts from the board, black to move
     // after h2e2, with the person playing red: Pao's first move is named in the list.
@@ -339,7 +342,10 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         .expect("Pao's first move named in the list");
     assert_eq!(http.post("/api/game/resign", json!({})).await.status, 200);
     let kept = "return localStorage.getItem('pao.level');";
-    assert_eq!(client.execute(kept, vec![]).await.expect("storage"), json!("3"));
+    assert_eq!(
+        client.execute(kept, vec![]).await.expect("storage"),
+        json!("3")
+    );
     // The next visit (the page took the token out of its address, so it is given again).
     client
         .goto(&format!("{}/?token={TOKEN}", server.base))
@@ -349,7 +355,10 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         .for_element(Locator::Css("#g-level option[value='20']"))
         .await
         .expect("the selector after the reload");
-    assert_eq!(client.execute(level, vec![]).await.expect("level"), json!("3"));
+    assert_eq!(
+        client.execute(level, vec![]).await.expect("level"),
+        json!("3")
+    );
     client.close().await.expect("close");
     drop(driver);
     let _ = std::fs::remove_dir_all(&profile);
