@@ -3,7 +3,9 @@
 //! is read out; the short ones run as printed against the built binaries and must succeed,
 //! and every other one of `pao` and `pao-tools` is checked against the program's own help:
 //! its subcommands exist and each `--option` it uses is one the help lists. `cargo` commands
-//! must name test, bench and example targets that exist, and scripts must exist.
+//! must name test, bench and example targets that exist, and scripts must exist. The figures
+//! that docs/results.md quotes for a command it prints (the bench signature, the leaves of
+//! `perft 5`) must be what that command prints.
 //!
 //! Placeholders stand for directories the reader chooses (`$BIN`, `$DATA`, `$TB`, ...): here
 //! they become directories of a scratch space.
@@ -233,14 +235,32 @@ fn help_of(bin: &Path, args: &[String], cache: &mut HelpCache) -> (usize, String
     (depth, text)
 }
 
-/// The search's signature as README.md quotes it (the bold number after "signature,").
-fn quoted_signature() -> String {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
-    let after = readme
-        .split_once("signature, **")
+/// The results page, where the measured figures stand.
+const RESULTS: &str = "docs/results.md";
+
+/// The number in bold right after `marker` on the results page, digits only (`**1,992**` is
+/// `1992`).
+fn quoted_on_results_page(marker: &str) -> String {
+    let page = std::fs::read_to_string(root().join(RESULTS)).expect(RESULTS);
+    let after = page
+        .split_once(&format!("{marker} **"))
         .map(|(_, rest)| rest)
-        .expect("README.md quotes the bench signature as `signature, **N**`");
-    after.chars().take_while(char::is_ascii_digit).collect()
+        .unwrap_or_else(|| panic!("{RESULTS} quotes `{marker} **N**`"));
+    after
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect()
+}
+
+/// The search's signature as the results page quotes it.
+fn quoted_signature() -> String {
+    quoted_on_results_page("signature,")
+}
+
+/// The leaves of `perft 5` from the start as the results page quotes them.
+fn quoted_perft5() -> String {
+    quoted_on_results_page("counts")
 }
 
 /// Which printed commands run in full: the short ones, with what their output must show.
@@ -248,6 +268,7 @@ fn fast(args: &[String]) -> Option<String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     match words.as_slice() {
         ["--help"] | ["--version"] | ["help", ..] => Some(String::new()),
+        ["perft", "5"] => Some(format!("nodes {} ", quoted_perft5())),
         ["perft", depth, ..] if depth.parse::<u32>().is_ok_and(|d| d <= 5) => Some("nodes ".into()),
         ["bench"] => Some(format!("bench: nodes {} ", quoted_signature())),
         ["bench", rest @ ..] if rest.contains(&"--positions") && !rest.contains(&"--ablation") => {
@@ -405,4 +426,109 @@ fn commands_are_read_from_blocks_and_inline_code() {
         ["pao-tools", "train", "--data", "a b"]
     );
     assert_eq!(words_of("pao perft 3 # comment"), ["pao", "perft", "3"]);
+}
+
+/// The signature the results page quotes is the one `tests/bench_signature.rs` pins, and no
+/// other page quotes a signature of its own as today's: a page names the signature of an older
+/// build only with its commit, and links to the results page for today's.
+#[test]
+fn one_bench_signature_everywhere() {
+    let pinned = std::fs::read_to_string(root().join("tests/bench_signature.rs"))
+        .expect("tests/bench_signature.rs");
+    let pinned: String = pinned
+        .split_once("const SIGNATURE: u64 = ")
+        .expect("the pinned signature")
+        .1
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '_')
+        .filter(char::is_ascii_digit)
+        .collect();
+    assert_eq!(
+        quoted_signature(),
+        pinned,
+        "{RESULTS} and tests/bench_signature.rs"
+    );
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).expect("a document");
+        let name = doc
+            .strip_prefix(root())
+            .unwrap_or(&doc)
+            .display()
+            .to_string();
+        if name == RESULTS {
+            continue;
+        }
+        for phrase in ["signature, **", "signature is **", "signature: **"] {
+            assert!(
+                !text.contains(phrase),
+                "{name} quotes a signature (`{phrase}`): link to {RESULTS} instead"
+            );
+        }
+    }
+}
+
+/// The anchors of a page's headings as GitHub makes them: lower case, punctuation dropped
+/// (hyphens and underscores kept), spaces as hyphens; code blocks have no headings.
+fn anchors(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        let Some(title) = line.strip_prefix('#').filter(|_| !in_block) else {
+            continue;
+        };
+        let title = title.trim_start_matches('#').trim().to_lowercase();
+        out.push(
+            title
+                .chars()
+                .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+                .map(|c| if c == ' ' { '-' } else { c })
+                .collect(),
+        );
+    }
+    out
+}
+
+/// Every link of README.md and docs/ to a file of the repository names a file that exists,
+/// and a link to a page's section names a heading the page has.
+#[test]
+fn the_documents_links_lead_somewhere() {
+    let mut failures = Vec::new();
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).expect("a document");
+        let dir = doc.parent().expect("a directory").to_path_buf();
+        for (_, rest) in text.match_indices("](").map(|(i, _)| text.split_at(i + 2)) {
+            let link: String = rest.chars().take_while(|c| *c != ')').collect();
+            if link.starts_with("http") || link.contains(char::is_whitespace) {
+                continue;
+            }
+            let (path, anchor) = link.split_once('#').unwrap_or((&link, ""));
+            let target = if path.is_empty() {
+                doc.clone()
+            } else {
+                dir.join(path)
+            };
+            if !target.exists() {
+                failures.push(format!("{}: no file for ({link})", doc.display()));
+                continue;
+            }
+            let is_page = target.extension().is_some_and(|e| e == "md");
+            if !anchor.is_empty() && is_page {
+                let page = std::fs::read_to_string(&target).expect("a page");
+                if !anchors(&page).iter().any(|a| a == anchor) {
+                    failures.push(format!("{}: no section for ({link})", doc.display()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn anchors_are_made_as_github_makes_them() {
+    let page = "# Results: speed\n## `stop` to `bestmove`\n```\n# not a heading\n```\n";
+    assert_eq!(anchors(page), ["results-speed", "stop-to-bestmove"]);
 }

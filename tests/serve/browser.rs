@@ -149,6 +149,11 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         .for_element(Locator::Css("g.piece[data-piece='e2']"))
         .await
         .expect("the cannon on e2");
+    // The moves played, as a numbered list beside the board.
+    wait()
+        .for_element(Locator::XPath("//ol[@id='moves']/li[text()='1. h2e2']"))
+        .await
+        .expect("the move in the list");
 
     // The pieces: Chinese characters where a font has them, else letters (never boxes); the
     // board flipped and back.
@@ -298,7 +303,15 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         .expect("the best move is shown");
     assert_eq!(http.state().await["searching"], false);
 
-    // A game against level 3, chosen in the page: the level goes with the game's request.
+    // A game starts at level 5 unless the player chose another.
+    let level = "return document.getElementById('g-level').value;";
+    assert_eq!(
+        client.execute(level, vec![]).await.expect("level"),
+        json!("5")
+    );
+    // A game against level 3, chosen in the page: the level goes with the game's request, and
+    // the browser keeps it for the next visit. The game starts from the board, black to move
+    // after h2e2, with the person playing red: Pao's first move is named in the list.
     client
         .find(Locator::Css("#g-level option[value='3']"))
         .await
@@ -320,7 +333,32 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         .await
         .expect("the game against level 3 is shown");
     assert_eq!(http.state().await["game"]["level"], 3);
+    wait()
+        .for_element(Locator::XPath(
+            "//ol[@id='moves']/li[@class='engine-last' and starts-with(text(), '1... ') \
+             and contains(text(), '(Pao)')]",
+        ))
+        .await
+        .expect("Pao's first move named in the list");
     assert_eq!(http.post("/api/game/resign", json!({})).await.status, 200);
+    let kept = "return localStorage.getItem('pao.level');";
+    assert_eq!(
+        client.execute(kept, vec![]).await.expect("storage"),
+        json!("3")
+    );
+    // The next visit (the page took the token out of its address, so it is given again).
+    client
+        .goto(&format!("{}/?token={TOKEN}", server.base))
+        .await
+        .expect("the page again");
+    wait()
+        .for_element(Locator::Css("#g-level option[value='20']"))
+        .await
+        .expect("the selector after the reload");
+    assert_eq!(
+        client.execute(level, vec![]).await.expect("level"),
+        json!("3")
+    );
     client.close().await.expect("close");
     drop(driver);
     let _ = std::fs::remove_dir_all(&profile);

@@ -79,6 +79,38 @@
     if (p.result !== "ongoing") side = p.result;
     $("tomove").textContent = side;
     if (document.activeElement !== $("fen")) $("fen").value = p.current;
+    drawMoves();
+  }
+
+  // The moves played, numbered from the FEN they start from; in a game, the engine's last move
+  // is named.
+  function drawMoves() {
+    const st = view.state;
+    const p = st.position;
+    const list = $("moves");
+    list.textContent = "";
+    const fields = p.fen.split(" ");
+    let black = fields[1] === "b";
+    let number = Number(fields[5]) || 1;
+    const g = st.game;
+    const engine = g && g.result === "ongoing" ? (g.human === "red" ? "black" : "red") : null;
+    // The engine moved last, or the move before the player's last one.
+    const last = p.moves.length - 1;
+    const lastMover = (black === (last % 2 === 0)) ? "black" : "red";
+    const engineLast = lastMover === engine ? last : last - 1;
+    p.moves.forEach((mv, i) => {
+      const li = document.createElement("li");
+      li.textContent = (black ? number + "... " : number + ". ") + mv;
+      if (engine && i === engineLast) {
+        li.textContent += " (Pao)";
+        li.className = "engine-last";
+        li.title = "Pao's last move";
+      }
+      list.appendChild(li);
+      if (black) number += 1;
+      black = !black;
+    });
+    $("moves-none").hidden = p.moves.length > 0;
   }
 
   function clickSquare(sq) {
@@ -244,6 +276,7 @@
         st.game = ev;
         view.gameAt = performance.now();
         showGame();
+        if (st.position) drawMoves();
         break;
       case "error":
         showError(ev.message);
@@ -316,6 +349,7 @@
     b.title = forced ? "no Chinese font in this browser: the pieces are shown as letters"
       : "pieces as letters (K A E H R C P) or as Chinese characters";
     document.documentElement.dataset.glyphs = forced ? "missing" : "present";
+    $("letter-legend").hidden = !(view.letters || forced);
   }
   $("letters").onclick = () => { view.letters = !view.letters; showLettersButton(); drawBoard(); };
   showLettersButton();
@@ -331,14 +365,22 @@
     wdl: $("o-wdl").checked,
   });
   $("clearhash").onclick = () => post("/api/clear-hash");
-  // The engine's level: 0 (weakest) to 20 (full strength), sent with the game.
+  // The engine's level: 0 (weakest) to 20 (full strength), sent with the game. A game starts
+  // at level 5 until the player picks another, which the browser keeps across reloads.
+  const LEVEL_KEY = "pao.level";
+  let savedLevel = null;
+  try { savedLevel = localStorage.getItem(LEVEL_KEY); } catch (e) { /* storage off */ }
+  const startLevel = /^([0-9]|1[0-9]|20)$/.test(savedLevel || "") ? Number(savedLevel) : 5;
   for (let level = 0; level <= 20; level++) {
     const o = document.createElement("option");
     o.value = String(level);
-    o.textContent = level === 20 ? "20 (full)" : String(level);
-    o.selected = level === 20;
+    o.textContent = level === 20 ? "20 (full strength)" : String(level);
+    o.selected = level === startLevel;
     $("g-level").appendChild(o);
   }
+  $("g-level").onchange = () => {
+    try { localStorage.setItem(LEVEL_KEY, $("g-level").value); } catch (e) { /* storage off */ }
+  };
   $("play").onclick = () => post("/api/game", {
     human: $("g-side").value,
     base_ms: Math.round(Number($("g-minutes").value) * 60000),

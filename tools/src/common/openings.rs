@@ -61,11 +61,34 @@ fn same_fen(a: &str, b: &str) -> bool {
     head(a) == head(b)
 }
 
-/// Parses one opening line: a FEN (optionally followed by `moves ...`), or ICCS moves from the
-/// start position. Checks that every move is legal and that the game is not already over.
+/// The FEN of an EPD line (four fields, then operations such as `hmvc 0; fmvn 4;`), with the
+/// counters from `hmvc` and `fmvn`; None when the line is no EPD (it has no operations).
+fn epd_fen(line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() < 5 || !line.contains(';') {
+        return None;
+    }
+    let operand = |code: &str| {
+        let at = words.iter().position(|w| *w == code)?;
+        let value = words.get(at + 1)?.trim_end_matches(';');
+        value.parse::<u32>().ok()
+    };
+    Some(format!(
+        "{} {} {}",
+        words[..4].join(" "),
+        operand("hmvc").unwrap_or(0),
+        operand("fmvn").unwrap_or(1)
+    ))
+}
+
+/// Parses one opening line: a FEN (optionally followed by `moves ...`), an EPD line (its
+/// position), or ICCS moves from the start position. Checks that every move is legal and that
+/// the game is not already over.
 pub fn parse_line(line: &str) -> Result<Opening, String> {
     let line = line.trim();
-    let (fen, moves_text) = if line.contains('/') {
+    let (fen, moves_text) = if let Some(fen) = epd_fen(line) {
+        (fen, "")
+    } else if line.contains('/') {
         match line.split_once(" moves ") {
             Some((f, m)) => (f.trim().to_string(), m),
             None => (line.to_string(), ""),
@@ -159,5 +182,10 @@ mod tests {
         assert!(err.starts_with("line 1: illegal move 'h2e3'"), "{err}");
         assert!(parse_file("# nothing\n").is_err());
         assert!(parse_line("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").is_err());
+        // An EPD line is its position, with the counters of its operations.
+        let epd =
+            parse_line("3k5/9/9/9/9/9/4P4/9/9/4K4 b - - hmvc 3; fmvn 9; c0 \"x y\";").unwrap();
+        assert_eq!(epd.fen, "3k5/9/9/9/9/9/4P4/9/9/4K4 b - - 3 9");
+        assert!(epd.moves.is_empty());
     }
 }

@@ -51,6 +51,12 @@ Engine keys (after --engine or --each):
                      this engine's own limit, in place of --tc/--st/--depth/--nodes
                      (time odds: each clock runs by its own control); one per engine
 
+Defaults: a round robin of --games 2 per pairing at --tc 10+0.1, over the 18 built-in
+balanced openings (each twice, colours swapped), one game at a time, --timemargin 50 ms,
+--maxplies 600; no adjudication (--resign, --draw), no SPRT, no PGN, no results file. An
+engine keeps its own option defaults: the runner sends usemillisec to a UCCI engine that has
+it, UCI_Variant xiangqi to a UCI engine that offers it, and the option.NAME=VALUE given.
+
 Rules: illegal or malformed move, crash, no reply in time, nobestmove with legal moves =
 loss; no legal move = loss (mate or stalemate); Pao's rules for the rest: on the third
 occurrence of a position, perpetual check loses, then perpetual chase loses, otherwise draw;
@@ -336,6 +342,19 @@ mod tests {
         assert_eq!(c.sprt, Some(stats::Sprt::parse(&[]).unwrap()));
         assert_eq!(c.sprt.map(|s| (s.elo0, s.elo1)), Some((0.0, 10.0)));
         assert_eq!(c.event, "pao-tools match");
+        // The defaults the help's "Defaults:" paragraph states, one by one.
+        let c = parse("--engine cmd=x --engine cmd=y").unwrap();
+        assert_eq!(c.game.limit.to_string(), "10+0.1");
+        assert!(!c.gauntlet);
+        assert_eq!((c.games, c.concurrency, c.game.max_plies), (2, 1, 600));
+        assert_eq!((c.openings.len(), openings::BUILTIN.len()), (18, 18));
+        assert_eq!(c.game.margin_ms, 50);
+        assert!(c.game.resign.is_none() && c.game.draw.is_none() && c.sprt.is_none());
+        assert!(c.pgnout.is_none() && c.resume.is_none());
+        assert!(c.engines.iter().all(|e| e.options.is_empty()));
+        assert!(AFTER_HELP.contains(
+            "Defaults: a round robin of --games 2 per pairing at --tc 10+0.1, over the 18 built-in"
+        ));
     }
 
     #[test]

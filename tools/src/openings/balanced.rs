@@ -4,6 +4,8 @@
 //! search finds playable (within a margin of the best move), kept only when a deeper search
 //! of the final position scores it near zero. A seed makes the file reproducible.
 
+use super::formats::{self, Format};
+use crate::common::openings::{self as opening_file, Opening};
 use crate::common::rng::SplitMix64;
 use crate::common::Failure;
 use pao::board::{Move, Position};
@@ -14,11 +16,14 @@ use std::sync::Arc;
 
 /// `pao-tools openings [options] > FILE`: writes balanced openings for `pao-tools match
 /// --openings`, one line of ICCS moves from the start position each, after a '#' header that
-/// records the command.
+/// records the command; or as EPD or PGN for cutechess-cli and the GUIs; or converts a file.
 #[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
 #[command(
     after_help = "Usage: pao-tools openings [OPTIONS] > FILE. Writes one line of ICCS \
-moves from the start position per opening, after a '#' header that records the command."
+moves from the start position per opening, after a '#' header that records the command; \
+--format epd or pgn writes the position each opening ends in (the moves in a comment). \
+With --from FILE the openings of FILE are converted instead of searched, e.g. \
+pao-tools openings --from tools/data/balanced-openings.txt --format epd"
 )]
 pub struct GenConfig {
     /// Openings to write
@@ -52,6 +57,13 @@ pub struct GenConfig {
     /// Random seed
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+    /// The file format to write
+    #[arg(long, value_enum, default_value_t = Format::Iccs)]
+    pub format: Format,
+    /// Convert the openings of this file (as `match --openings` reads them) instead of
+    /// searching new ones; the search options are then unused
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<String>,
 }
 
 /// One opening found: its moves and the balance search's score (red to move's view when the
@@ -138,23 +150,43 @@ pub fn generate(
 
 /// Runs `pao-tools openings ARGS`.
 pub fn run(cfg: GenConfig) -> Result<(), Failure> {
-    println!(
-        "# {} balanced openings by Pao's search: pao-tools openings --count {} --plies {} \
-         --pick-depth {} --margin {} --depth {} --max-score {} --seed {}",
-        cfg.count,
-        cfg.count,
-        cfg.plies,
-        cfg.pick_depth,
-        cfg.margin,
-        cfg.depth,
-        cfg.max_score,
-        cfg.seed
-    );
+    if let Some(path) = &cfg.from {
+        let openings = opening_file::load(Some(path)).map_err(Failure::Usage)?;
+        print!("{}", formats::file(&openings, cfg.format)?);
+        return Ok(());
+    }
+    if cfg.format == Format::Iccs {
+        println!(
+            "# {} balanced openings by Pao's search: pao-tools openings --count {} --plies {} \
+             --pick-depth {} --margin {} --depth {} --max-score {} --seed {}",
+            cfg.count,
+            cfg.count,
+            cfg.plies,
+            cfg.pick_depth,
+            cfg.margin,
+            cfg.depth,
+            cfg.max_score,
+            cfg.seed
+        );
+    }
+    let mut kept = 0;
+    let mut failed = None;
     let got = generate(&cfg, &mut |g| {
         let text: Vec<String> = g.moves.iter().map(|m| m.to_string()).collect();
-        println!("{}", text.join(" "));
+        kept += 1;
+        let opening = Opening {
+            fen: pao::board::START_FEN.to_string(),
+            moves: g.moves.clone(),
+        };
+        match formats::record(&opening, kept, cfg.format) {
+            Ok(r) => print!("{r}"),
+            Err(e) => failed = Some(e),
+        }
         eprintln!("score {:+4}  {}", g.score, text.join(" "));
     })?;
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
     if got.len() < cfg.count {
         return Err(format!(
             "only {} of {} openings found: loosen --margin or --max-score",
@@ -180,6 +212,8 @@ mod tests {
             depth: 3,
             max_score: 60,
             seed: 7,
+            format: Format::Iccs,
+            from: None,
         };
         let got = generate(&cfg, &mut |_| {}).unwrap();
         assert_eq!(got.len(), 3);
