@@ -109,8 +109,7 @@ async fn stalled_watcher(
     let socket = tokio::net::TcpSocket::new_v4().expect("socket");
     socket.set_recv_buffer_size(4096).expect("buffer size");
     let stream = socket.connect(server.addr).await.expect("connect");
-    let url = format!("ws://{}/ws", server.addr);
-    let (ws, _) = tokio_tungstenite::client_async(url, stream)
+    let (ws, _) = tokio_tungstenite::client_async(server.ws_request(), stream)
         .await
         .expect("upgrade");
     ws
@@ -170,6 +169,8 @@ async fn load(plan: Plan) {
             "--rate",
             "100000",
             "--max-watchers",
+            "200",
+            "--max-watchers-per-address",
             "200",
             "--send-timeout",
             "2",
