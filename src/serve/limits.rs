@@ -49,8 +49,12 @@ impl RateLimiter {
 
     /// Takes one request from `ip`'s bucket; false when it is empty.
     pub fn allow(&self, ip: IpAddr) -> bool {
+        self.allow_at(ip, Instant::now())
+    }
+
+    /// `allow` at the moment `now` (tests give their own clock).
+    fn allow_at(&self, ip: IpAddr, now: Instant) -> bool {
         let ip = client_of(ip);
-        let now = Instant::now();
         let mut buckets = self.buckets.lock();
         if buckets.len() >= MAX_CLIENTS && !buckets.contains_key(&ip) {
             // Forget the addresses whose buckets have refilled: they owe nothing.
@@ -167,13 +171,15 @@ mod tests {
         let l = RateLimiter::new(5);
         let a = IpAddr::V4(Ipv4Addr::LOCALHOST);
         let b = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
-        assert_eq!((0..5).filter(|_| l.allow(a)).count(), 5);
-        assert!(!l.allow(a));
+        let t = Instant::now();
+        assert_eq!((0..5).filter(|_| l.allow_at(a, t)).count(), 5);
+        assert!(!l.allow_at(a, t));
         // Another address has its own bucket.
-        assert!(l.allow(b));
-        std::thread::sleep(std::time::Duration::from_millis(450));
-        // 0.45 s at 5 a second: two more.
-        assert_eq!((0..5).filter(|_| l.allow(a)).count(), 2);
+        assert!(l.allow_at(b, t));
+        // 0.45 s at 5 a second: two more (the clock is the test's, whatever the machine's
+        // load).
+        let later = t + std::time::Duration::from_millis(450);
+        assert_eq!((0..5).filter(|_| l.allow_at(a, later)).count(), 2);
     }
 
     #[test]
