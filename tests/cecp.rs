@@ -457,10 +457,8 @@ fn ponder_lines(e: &mut Engine, moves: &[String], expected: &str, wait: Duration
         // busy machine can hold it off the cores for longer: then its clock, not the wall's,
         // is the measure); never longer than the protocol tests' timeout.
         let waited = start.elapsed();
-        if (count > 0 && waited >= wait)
-            || (cpu(e).is_none_or(|c| c >= wait) && waited >= wait)
-            || waited >= common::TIMEOUT
-        {
+        let enough = count > 0 || cpu(e).is_none_or(|c| c >= wait);
+        if (enough && waited >= wait) || waited >= common::TIMEOUT {
             break;
         }
         let Some(l) = e.next_line(Duration::from_millis(50)) else {
