@@ -27,13 +27,17 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct ServeArgs {
-    /// Address and port to listen on; any address but loopback requires a token
+    /// Address and port to listen on
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
     listen: std::net::SocketAddr,
-    /// The token every request must carry (16+ URL-safe characters); generated and printed
-    /// when listening off loopback without one
+    /// The token every request must carry (16+ URL-safe characters); without it one is
+    /// generated, and printed in the page's address
     #[arg(long, value_name = "TOKEN")]
     token: Option<String>,
+    /// Serve without a token, to this machine's users only (loopback addresses): a proxy,
+    /// tunnel or published port in front opens it to whoever reaches that
+    #[arg(long = "no-token", conflicts_with = "token")]
+    no_token: bool,
     /// Search threads at the start (default: one per core, at most --max-threads)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
@@ -46,7 +50,8 @@ struct ServeArgs {
     /// Largest table the page may ask for, MiB
     #[arg(long = "max-hash", value_name = "MB", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=(1 << 24)))]
     max_hash: u32,
-    /// Requests (and watcher messages) a second per client address
+    /// Requests (and watcher messages, pings included) a second per client address; requests
+    /// without the token count apart, so that they cannot spend it
     #[arg(long, value_name = "N", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     rate: u32,
     /// Largest request body, bytes
@@ -58,6 +63,9 @@ struct ServeArgs {
     /// Most watchers (WebSocket connections) at once
     #[arg(long = "max-watchers", value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_watchers: u32,
+    /// Most watchers at once from one client address (for IPv6, its /64)
+    #[arg(long = "max-watchers-per-address", value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_watchers_per_address: u32,
     /// Seconds a connection may take to accept an answer or a watcher's message once its
     /// socket's buffer is full; then it is closed (a watcher is dropped)
     #[arg(long = "send-timeout", alias = "watcher-timeout", value_name = "SECS", default_value = "10", value_parser = seconds)]
@@ -202,6 +210,14 @@ fn serve_command(args: ServeArgs) -> i32 {
         eprintln!("error: {e}");
         return 2;
     }
+    if let Some(why) = args
+        .no_token
+        .then(|| pao::serve::no_token_refusal(&args.listen))
+        .flatten()
+    {
+        eprintln!("error: {why}");
+        return 2;
+    }
     let mut engine_options = Vec::new();
     for (name, value) in [
         ("EvalFile", &args.evalfile),
@@ -215,6 +231,7 @@ fn serve_command(args: ServeArgs) -> i32 {
     pao::serve::run(pao::serve::ServeConfig {
         listen: args.listen,
         token: args.token,
+        no_token: args.no_token,
         threads,
         hash: args.hash as usize,
         max_threads,
@@ -224,6 +241,7 @@ fn serve_command(args: ServeArgs) -> i32 {
             max_body: args.max_body as usize,
             max_message: args.max_message as usize,
             max_watchers: args.max_watchers as usize,
+            max_watchers_per_client: args.max_watchers_per_address as usize,
             send_timeout: args.send_timeout,
             ping_interval: args.ping_interval,
             ping_timeout: args.ping_timeout,

@@ -219,6 +219,7 @@ fn isready_after_a_clear_and_a_search_after_it() {
     e.send("setoption name Threads value 1");
     e.send("go depth 7");
     e.expect_prefix("bestmove");
-    e.send("ucinewgame");
+    // Clear Hash alone, no ucinewgame: the button itself must empty the table.
+    e.send("setoption name Clear Hash");
     assert_eq!(nodes(&mut e), want);
 }

@@ -305,15 +305,10 @@ fn nodestime_counts_the_clock_in_nodes() {
     let mut e = Engine::uci(1);
     e.send("setoption name nodestime value 1");
     e.send("position startpos");
-    let start = std::time::Instant::now();
+    // The node bound is the proof: a wall-clock search would run 100 s and far more nodes.
     let (best, nodes) = timed_search(&mut e, "go wtime 600000 btime 600000");
     assert!(nodes <= 99_995 + 1_000, "{nodes} nodes");
     assert!(best.starts_with("bestmove "), "{best}");
-    assert!(
-        start.elapsed() < TIMEOUT,
-        "the search took {:?}",
-        start.elapsed()
-    );
     // 100 nodes a millisecond: 60 s become 6,000,000 nodes, the hard limit 999,500.
     e.send("setoption name nodestime value 100");
     e.send("ucinewgame");

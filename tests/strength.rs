@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{bestmove_of, Engine, TIMEOUT};
+use common::{bestmove_of, Engine};
 use pao::board::{Position, RankBase};
 use pao::skill::{Skill, CALIBRATION, DEFAULT_ELO, MAX_ELO, MAX_MARGIN, MIN_ELO};
 
@@ -345,9 +345,8 @@ fn the_clock_rules_a_level_too() {
     e.send("setoption name Move Overhead value 0");
     new_game(&mut e);
     e.send(MIDDLEGAME);
-    let start = std::time::Instant::now();
+    // Fewer nodes than the level's budget: the clock, not the budget, ended the search.
     let s = search(&mut e, "go movetime 100");
-    assert!(start.elapsed() < TIMEOUT);
     assert!(is_legal(MIDDLEGAME, &s.best), "{}", s.best);
     assert!(
         s.total_nodes < Skill::new(19.0).soft_nodes() as i64,

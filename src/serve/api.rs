@@ -1,11 +1,10 @@
 //! The HTTP API: JSON in, JSON out, one line of text for a refusal. Every route, the page
-//! included, sits behind the rate limit and the access check; nothing else is served.
+//! included, sits behind the access check and its rate limits; nothing else is served.
 
 use super::app::App;
-use super::auth::{self, Access};
+use super::auth::{self, Gate};
 use super::control::{Control, OptionChanges, Refusal};
 use super::deadline;
-use super::limits::limit_rate;
 use super::respond::refuse;
 use super::{page, ws};
 use crate::board::Color;
@@ -20,11 +19,10 @@ use serde::Deserialize;
 use std::sync::Arc;
 use tower_http::limit::RequestBodyLimitLayer;
 
-/// The router: the page, the API and the WebSocket, behind the limits and the access check.
-pub fn router(app: Arc<App>, access: Arc<Access>) -> Router {
+/// The router: the page, the API and the WebSocket, behind the access check and its rates.
+pub fn router(app: Arc<App>, gate: Arc<Gate>) -> Router {
     let max_body = app.limits.max_body;
     let request_timeout = app.limits.request_timeout;
-    let limiter = Arc::clone(&app.limiter);
     Router::new()
         .route("/", get(page::index))
         .route("/ws", get(ws::upgrade))
@@ -47,8 +45,7 @@ pub fn router(app: Arc<App>, access: Arc<Access>) -> Router {
             request_timeout,
             deadline::limit,
         ))
-        .layer(middleware::from_fn_with_state(access, auth::check))
-        .layer(middleware::from_fn_with_state(limiter, limit_rate))
+        .layer(middleware::from_fn_with_state(gate, auth::check))
 }
 
 async fn not_found() -> Response {

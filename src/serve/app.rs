@@ -3,7 +3,7 @@
 
 use super::control::Control;
 use super::hub::Hub;
-use super::limits::RateLimiter;
+use super::limits::{ConnectionSlots, RateLimiter};
 use parking_lot::Mutex;
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,6 +17,8 @@ pub struct Limits {
     pub max_message: usize,
     /// Most watchers at once.
     pub max_watchers: usize,
+    /// Most watchers at once from one client address (for IPv6, its /64).
+    pub max_watchers_per_client: usize,
     /// Longest a connection may take to accept an answer or a watcher's message (once its
     /// socket's buffer is full) before it is closed.
     pub send_timeout: Duration,
@@ -34,8 +36,11 @@ pub struct App {
     pub hub: Arc<Hub>,
     /// The analysis.
     pub control: Arc<Mutex<Control>>,
-    /// Requests a second per address.
+    /// Requests a second per address, of those with the token (every request, without one),
+    /// and the frames of watchers.
     pub limiter: Arc<RateLimiter>,
+    /// Watchers' places: in all and per client.
+    pub watchers: Arc<ConnectionSlots>,
     /// Sizes and counts.
     pub limits: Limits,
 }

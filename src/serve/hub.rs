@@ -12,6 +12,7 @@ use axum::extract::ws::Utf8Bytes;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
 use tokio::sync::{broadcast, mpsc};
 
 /// Points kept for the chart.
@@ -56,6 +57,8 @@ struct Inner {
     next_search: u64,
     /// The `info time T nodes N` that precedes `bestmove`.
     last_final: Option<(u64, u64)>,
+    /// When the last `game` event went out: the running clock has run since.
+    game_at: Instant,
 }
 
 /// The event stream and its state.
@@ -98,6 +101,7 @@ impl Hub {
                 pending: VecDeque::new(),
                 next_search: 0,
                 last_final: None,
+                game_at: Instant::now(),
             }),
             tx,
             finished,
@@ -114,6 +118,9 @@ impl Hub {
 
     fn publish_locked(&self, inner: &mut Inner, ev: Event) {
         inner.seq += 1;
+        if matches!(ev, Event::Game(_)) {
+            inner.game_at = Instant::now();
+        }
         apply(&mut inner.state, &ev);
         // No receiver is not an error: nobody is watching.
         let _ = self.tx.send(ev.to_json(inner.seq).into());
@@ -136,6 +143,15 @@ impl Hub {
     fn state_json_locked(&self, inner: &Inner) -> String {
         let mut state = inner.state.clone();
         state.server = self.server_view();
+        // The clocks as they stand now, not as at the last game event.
+        if let Some(game) = state.game.as_mut() {
+            let ran = inner.game_at.elapsed().as_millis() as u64;
+            match game.running {
+                Some("red") => game.red_ms = game.red_ms.saturating_sub(ran),
+                Some("black") => game.black_ms = game.black_ms.saturating_sub(ran),
+                _ => {}
+            }
+        }
         state.to_json(inner.seq)
     }
 

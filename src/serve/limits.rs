@@ -1,17 +1,13 @@
 //! What one client may take: requests a second (a token bucket per client address, shared by
-//! HTTP requests, WebSocket upgrades and the frames a watcher sends) and connections at once
-//! (a count per client address under a count for all). Sizes are limited where they are read
-//! (the body limit layer, the WebSocket's message size); the accept loop takes a connection's
-//! slot here.
+//! HTTP requests, WebSocket upgrades and the frames a watcher sends, pings included; the
+//! access check keeps one limiter for requests with the token and one for those without),
+//! and connections or watchers at once (a count per client address under a count for all).
+//! Sizes are limited where they are read (the body limit layer, the WebSocket's message
+//! size); the accept loop and the WebSocket upgrade take their places here.
 
-use super::respond::refuse;
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::StatusCode;
-use axum::middleware::Next;
-use axum::response::Response;
 use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, Ipv6Addr};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -53,8 +49,12 @@ impl RateLimiter {
 
     /// Takes one request from `ip`'s bucket; false when it is empty.
     pub fn allow(&self, ip: IpAddr) -> bool {
+        self.allow_at(ip, Instant::now())
+    }
+
+    /// `allow` at the moment `now` (tests give their own clock).
+    fn allow_at(&self, ip: IpAddr, now: Instant) -> bool {
         let ip = client_of(ip);
-        let now = Instant::now();
         let mut buckets = self.buckets.lock();
         if buckets.len() >= MAX_CLIENTS && !buckets.contains_key(&ip) {
             // Forget the addresses whose buckets have refilled: they owe nothing.
@@ -75,26 +75,16 @@ impl RateLimiter {
     }
 }
 
-/// The middleware: 429 once a client's bucket is empty.
-pub async fn limit_rate(
-    State(limiter): State<Arc<RateLimiter>>,
-    req: Request,
-    next: Next,
-) -> Response {
-    let ip = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
-    if let Some(ip) = ip {
-        if !limiter.allow(ip) {
-            let why = format!("too many requests: at most {} a second", limiter.rate());
-            return refuse(StatusCode::TOO_MANY_REQUESTS, &why);
-        }
-    }
-    next.run(req).await
+/// Why a place was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Full {
+    /// Every place is taken.
+    All,
+    /// The client holds its share.
+    Client,
 }
 
-/// Open connections: at most `max` in all and `per_client` from one client.
+/// Open connections (or watchers): at most `max` in all and `per_client` from one client.
 pub struct ConnectionSlots {
     max: usize,
     per_client: usize,
@@ -124,21 +114,26 @@ impl ConnectionSlots {
         })
     }
 
-    /// A place for a connection from `ip`, or none when all are taken or its client holds its
-    /// share.
-    pub fn take(self: &Arc<Self>, ip: IpAddr) -> Option<ConnectionSlot> {
+    /// The share of one client.
+    pub fn per_client(&self) -> usize {
+        self.per_client
+    }
+
+    /// A place for a connection from `ip`, or why not: all are taken, or its client holds
+    /// its share.
+    pub fn take(self: &Arc<Self>, ip: IpAddr) -> Result<ConnectionSlot, Full> {
         let client = client_of(ip);
         let mut open = self.open.lock();
         if open.total >= self.max {
-            return None;
+            return Err(Full::All);
         }
         let held = open.by_client.entry(client).or_insert(0);
         if *held >= self.per_client {
-            return None;
+            return Err(Full::Client);
         }
         *held += 1;
         open.total += 1;
-        Some(ConnectionSlot {
+        Ok(ConnectionSlot {
             slots: Arc::clone(self),
             client,
         })
@@ -176,13 +171,15 @@ mod tests {
         let l = RateLimiter::new(5);
         let a = IpAddr::V4(Ipv4Addr::LOCALHOST);
         let b = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
-        assert_eq!((0..5).filter(|_| l.allow(a)).count(), 5);
-        assert!(!l.allow(a));
+        let t = Instant::now();
+        assert_eq!((0..5).filter(|_| l.allow_at(a, t)).count(), 5);
+        assert!(!l.allow_at(a, t));
         // Another address has its own bucket.
-        assert!(l.allow(b));
-        std::thread::sleep(std::time::Duration::from_millis(450));
-        // 0.45 s at 5 a second: two more.
-        assert_eq!((0..5).filter(|_| l.allow(a)).count(), 2);
+        assert!(l.allow_at(b, t));
+        // 0.45 s at 5 a second: two more (the clock is the test's, whatever the machine's
+        // load).
+        let later = t + std::time::Duration::from_millis(450);
+        assert_eq!((0..5).filter(|_| l.allow_at(a, later)).count(), 2);
     }
 
     #[test]
@@ -213,9 +210,9 @@ mod tests {
         let c = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 3));
         let a1 = slots.take(a).expect("a's first");
         let a2 = slots.take(a).expect("a's second");
-        assert!(slots.take(a).is_none(), "a holds its share");
+        assert_eq!(slots.take(a).err(), Some(Full::Client), "a holds its share");
         let b1 = slots.take(b).expect("b's first");
-        assert!(slots.take(c).is_none(), "all taken");
+        assert_eq!(slots.take(c).err(), Some(Full::All), "all taken");
         assert_eq!(slots.open(a), (3, 2));
         drop(a1);
         assert_eq!(slots.open(a), (2, 1));

@@ -46,7 +46,7 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits)
                 continue;
             }
         };
-        let Some(slot) = slots.take(peer.ip()) else {
+        let Ok(slot) = slots.take(peer.ip()) else {
             drop(stream);
             continue;
         };

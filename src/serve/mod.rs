@@ -6,7 +6,8 @@
 //! By concern: `api` (routes), `ws` (watchers), `hub` (sequence numbers, the late watcher's
 //! state), `control` (board, analysis, options, games), `game` (clocks), `engine` (the
 //! coordinator and its output), `engine_lines` (that output read back), `events` (the JSON),
-//! `auth` (token, Host, Origin, proxies), `limits` (rates and connection counts), `listener`
+//! `auth` (token, cookie, Host, Origin, proxies, the rates of the two kinds of request),
+//! `limits` (rates, connection and watcher counts), `listener`
 //! (connections), `timed_io` (writes that must finish in time), `deadline` (a request's
 //! time), `page` (the embedded page), `pgn`, `respond`.
 
@@ -30,16 +31,16 @@ mod tests;
 mod timed_io;
 mod ws;
 
-pub use auth::generate_token;
+pub use auth::{generate_token, link};
 
 use app::App;
 pub use app::Limits;
-use auth::Access;
+use auth::{Access, Gate};
 use control::Control;
 use engine::Engine;
 use events::OptionsView;
 use hub::Hub;
-use limits::RateLimiter;
+use limits::{ConnectionSlots, RateLimiter};
 use parking_lot::Mutex;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -50,8 +51,10 @@ use std::time::Duration;
 pub struct ServeConfig {
     /// Address and port to listen on.
     pub listen: SocketAddr,
-    /// The token; required (and generated when absent) off loopback.
+    /// The token; generated when absent, unless `no_token`.
     pub token: Option<String>,
+    /// Serve without a token (loopback only).
+    pub no_token: bool,
     /// Search threads at the start.
     pub threads: usize,
     /// Table size at the start, MiB.
@@ -81,9 +84,13 @@ pub struct ServeConfig {
     pub engine_options: Vec<(String, String)>,
 }
 
-/// True when a token is needed: any address but loopback.
-pub fn needs_token(addr: &SocketAddr) -> bool {
-    !addr.ip().is_loopback()
+/// Why `--no-token` cannot serve on `addr`, if it cannot: only loopback is served without
+/// a token.
+pub fn no_token_refusal(addr: &SocketAddr) -> Option<&'static str> {
+    (!addr.ip().is_loopback()).then_some(
+        "--no-token serves this machine only: listen on a loopback address (127.0.0.1, ::1) \
+         or leave the token on",
+    )
 }
 
 /// Checks a token given on the command line: 16 or more URL-safe characters.
@@ -123,12 +130,17 @@ pub fn run(config: ServeConfig) -> i32 {
 }
 
 async fn serve(config: ServeConfig) -> Result<(), String> {
-    let mut token = config.token.clone();
-    if let Some(t) = &token {
+    let token = if config.no_token {
+        if let Some(why) = no_token_refusal(&config.listen) {
+            return Err(why.to_string());
+        }
+        None
+    } else if let Some(t) = &config.token {
         check_token(t)?;
-    } else if needs_token(&config.listen) {
-        token = Some(generate_token()?);
-    }
+        Some(t.clone())
+    } else {
+        Some(generate_token()?)
+    };
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
@@ -189,29 +201,26 @@ async fn serve(config: ServeConfig) -> Result<(), String> {
         }
     });
 
+    let holders = Arc::new(RateLimiter::new(config.rate));
     let app = Arc::new(App {
         hub,
         control: Arc::clone(&control),
-        limiter: Arc::new(RateLimiter::new(config.rate)),
+        limiter: Arc::clone(&holders),
+        watchers: ConnectionSlots::new(
+            config.limits.max_watchers,
+            config.limits.max_watchers_per_client,
+        ),
         limits: config.limits.clone(),
     });
-    let access = Arc::new(Access::new(
-        token.clone(),
-        addr.port(),
-        config.allow_origins.clone(),
-    ));
-    let router = api::router(app, access);
+    let gate = Arc::new(Gate {
+        access: Access::new(token.clone(), addr, config.allow_origins.clone()),
+        holders,
+        others: RateLimiter::new(config.rate),
+    });
+    let router = api::router(app, gate);
 
     println!("pao serve: listening on {addr}");
-    let query = token.map_or(String::new(), |t| format!("?token={t}"));
-    if addr.ip().is_unspecified() {
-        println!(
-            "pao serve: open http://HOST:{}/{query} (HOST: this machine's name or address)",
-            addr.port()
-        );
-    } else {
-        println!("pao serve: open http://{addr}/{query}");
-    }
+    println!("pao serve: open {}", link(addr, token.as_deref()));
     use std::io::Write;
     let _ = std::io::stdout().flush();
 

@@ -5,12 +5,12 @@
 
 use super::api;
 use super::app::{App, Limits};
-use super::auth::Access;
+use super::auth::{Access, Gate};
 use super::control::{self, Control};
 use super::engine::Engine;
 use super::events::OptionsView;
 use super::hub::Hub;
-use super::limits::RateLimiter;
+use super::limits::{ConnectionSlots, RateLimiter};
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
@@ -37,22 +37,29 @@ fn server(max_watchers: usize) -> (axum::Router, Arc<App>) {
     let hub = Arc::new(Hub::new(position, options.clone(), 64, finished));
     let engine = Engine::start(Arc::clone(&hub)).expect("the engine");
     let control = Arc::new(Mutex::new(Control::new(engine, Arc::clone(&hub), options)));
+    let limiter = Arc::new(RateLimiter::new(1000));
     let app = Arc::new(App {
         hub,
         control,
-        limiter: Arc::new(RateLimiter::new(1000)),
+        limiter: Arc::clone(&limiter),
+        watchers: ConnectionSlots::new(max_watchers, max_watchers),
         limits: Limits {
             max_body: 1024,
             max_message: 1024,
             max_watchers,
+            max_watchers_per_client: max_watchers,
             send_timeout: Duration::from_secs(10),
             ping_interval: Duration::from_secs(60),
             ping_timeout: Duration::from_secs(60),
             request_timeout: Duration::from_secs(10),
         },
     });
-    let access = Arc::new(Access::new(None, 1, Vec::new()));
-    (api::router(Arc::clone(&app), access), app)
+    let gate = Arc::new(Gate {
+        access: Access::new(None, SocketAddr::from(([127, 0, 0, 1], 1)), Vec::new()),
+        holders: limiter,
+        others: RateLimiter::new(1000),
+    });
+    (api::router(Arc::clone(&app), gate), app)
 }
 
 /// A connection to `router` through a pipe of `buffer` bytes each way; returns the client's
@@ -110,9 +117,8 @@ async fn upgrades_held_half_done_stay_within_the_watcher_limit() {
     let upgraded = statuses.iter().filter(|&&s| s == 101).count();
     assert_eq!(upgraded, 2, "{statuses:?}");
     assert_eq!(statuses.iter().filter(|&&s| s == 503).count(), 14);
-    // Once the answers are read the two upgrades complete; when they close, their places
-    // come back.
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The two hold their places from before their answers; when they close, the places come
+    // back.
     assert_eq!(app.hub.server_view().watchers, 2);
     drop(clients);
     let mut waited = 0;

@@ -1,7 +1,8 @@
 //! A watcher's WebSocket: the state first, then every event in order. Watchers only listen;
-//! what they send is counted against their address's rate and otherwise ignored. A watcher
-//! takes its place in the count before the upgrade, so that upgrades at the same moment cannot
-//! pass the limit together, and gives it back when its task ends (or the upgrade fails).
+//! what they send, pings included, is counted against their address's rate and otherwise
+//! ignored. A watcher takes its place (in all and of its address's share) before the
+//! upgrade, so that upgrades at the same moment cannot pass the limits together, and gives it
+//! back when its task ends (or the upgrade fails).
 //!
 //! Every message the server sends, the state included, must be taken within the send
 //! timeout; a watcher that falls more than the queue behind, or does not answer a ping within
@@ -9,6 +10,7 @@
 //! for it.
 
 use super::app::App;
+use super::limits::{ConnectionSlot, Full};
 use super::respond::refuse;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
@@ -31,19 +33,20 @@ const CLOSE_POLICY: u16 = 1008;
 /// A watcher's place in the count; given back when dropped.
 struct Place {
     app: Arc<App>,
+    _slot: ConnectionSlot,
     /// The server dropped the watcher (counted in `server.dropped`).
     dropped: bool,
 }
 
 impl Place {
-    /// A place, unless every one is taken.
-    fn take(app: &Arc<App>) -> Option<Place> {
-        if app.hub.watcher_joined() > app.limits.max_watchers {
-            app.hub.watcher_left(false);
-            return None;
-        }
-        Some(Place {
+    /// A place for a watcher from `peer`, unless every one is taken or its address holds
+    /// its share.
+    fn take(app: &Arc<App>, peer: SocketAddr) -> Result<Place, Full> {
+        let slot = app.watchers.take(peer.ip())?;
+        app.hub.watcher_joined();
+        Ok(Place {
             app: Arc::clone(app),
+            _slot: slot,
             dropped: false,
         })
     }
@@ -61,8 +64,16 @@ pub async fn upgrade(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let Some(place) = Place::take(&app) else {
-        return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many watchers");
+    let place = match Place::take(&app, peer) {
+        Ok(p) => p,
+        Err(Full::All) => return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many watchers"),
+        Err(Full::Client) => {
+            let why = format!(
+                "too many watchers from this address (at most {})",
+                app.watchers.per_client()
+            );
+            return refuse(StatusCode::SERVICE_UNAVAILABLE, &why);
+        }
     };
     let size = app.limits.max_message;
     // Watchers send little, and each event is written at once: small buffers keep each
@@ -157,7 +168,8 @@ async fn watch(socket: WebSocket, mut place: Place, peer: SocketAddr) {
                 break;
             }
             msg = stream.next() => match msg {
-                Some(Ok(Message::Text(_) | Message::Binary(_))) => {
+                // A ping costs an answer: it counts like any other message.
+                Some(Ok(Message::Text(_) | Message::Binary(_) | Message::Ping(_))) => {
                     if !app.limiter.allow(peer.ip()) {
                         close(&mut sink, "too many messages").await;
                         break;
@@ -168,7 +180,6 @@ async fn watch(socket: WebSocket, mut place: Place, peer: SocketAddr) {
                     pong_due = None;
                     Sent::Done
                 }
-                Some(Ok(Message::Ping(_))) => Sent::Done,
                 Some(Ok(Message::Close(_)) | Err(_)) | None => break,
             },
         };

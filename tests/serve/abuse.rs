@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::Message;
 
 const TOKEN: &str = "abuse-test-token-0123456789";
@@ -276,7 +278,9 @@ async fn abuse(count: u64) {
     let mut half_open: Vec<TcpStream> = Vec::new();
     for i in 0..100 {
         let mut s = TcpStream::connect(addr).await.expect("connect");
-        let part = format!("GET /api/state?token={TOKEN} HTTP/1.1\r\nHost: x\r\nX-{i}: ");
+        let part = format!(
+            "GET /api/state HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nX-{i}: "
+        );
         s.write_all(part.as_bytes()).await.expect("write");
         half_open.push(s);
     }
@@ -375,9 +379,8 @@ async fn abuse(count: u64) {
                     3 => {
                         let path = odd_path(&mut rng);
                         let method = *rng.pick(&["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE"]);
-                        let with_query = if path.contains('?') { "&" } else { "?" };
                         let request = format!(
-                            "{method} {path}{with_query}token={TOKEN} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+                            "{method} {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
                         );
                         let outcome = raw(addr, request.as_bytes()).await;
                         let mut t = tally.lock().expect("tally");
@@ -433,11 +436,17 @@ async fn abuse(count: u64) {
                     5 => {
                         // Random frames from watchers; one that is closed for its frames is
                         // replaced by a new one.
-                        let url = format!("ws://{addr}/ws?token={TOKEN}");
+                        let mut request = format!("ws://{addr}/ws")
+                            .into_client_request()
+                            .expect("a request");
+                        request.headers_mut().insert(
+                            "Authorization",
+                            HeaderValue::from_str(&format!("Bearer {TOKEN}")).expect("a header"),
+                        );
                         let mut ws = None;
                         for _ in 0..20 {
                             if ws.is_none() {
-                                ws = tokio_tungstenite::connect_async(url.as_str())
+                                ws = tokio_tungstenite::connect_async(request.clone())
                                     .await
                                     .ok()
                                     .map(|(w, _)| w);
@@ -476,7 +485,7 @@ async fn abuse(count: u64) {
                         // Raw bytes after a WebSocket handshake.
                         let key = "dGhlIHNhbXBsZSBub25jZQ==";
                         let mut request = format!(
-                            "GET /ws?token={TOKEN} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                            "GET /ws HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
                         )
                         .into_bytes();
                         let n = 1 + rng.below(2000);
@@ -517,7 +526,7 @@ async fn abuse(count: u64) {
         "//etc/passwd",
     ] {
         let request =
-            format!("GET {path}?token={TOKEN} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            format!("GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nConnection: close\r\n\r\n");
         let (status, text) = raw(addr, request.as_bytes()).await.expect("an answer");
         assert!(status == 404 || status == 400, "{path}: {status}");
         assert_eq!(leaks(&text), None, "{path}: {text}");
@@ -567,7 +576,7 @@ async fn abuse(count: u64) {
     assert!(server.alive(), "the server died");
     let errors = server.stderr();
     assert!(!errors.contains("panicked"), "{errors}");
-    let mut w = Watcher::connect(&format!("ws://{addr}/ws?token={TOKEN}"), None)
+    let mut w = Watcher::connect(&format!("ws://{addr}/ws"), Some(TOKEN), None)
         .await
         .expect("a watcher");
     http.post("/api/stop", json!({})).await;

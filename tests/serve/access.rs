@@ -1,7 +1,7 @@
-//! Who gets in, and how much: the token off loopback (401 for every route and the upgrade),
-//! a given token, Host and Origin checks (403), requests through a proxy (403 without a
-//! token), and the rate, message size and watcher limits (429, a closed socket, 503) hit and
-//! survived.
+//! Who gets in, and how much: the token on any address (401 for every route and the
+//! upgrade), a given token, Host and Origin checks (403), requests through a proxy (403 with
+//! `--no-token`), and the rate, message size and watcher limits (429, a closed socket, 503)
+//! hit and survived.
 
 use crate::common::{Server, Watcher, TIMEOUT};
 use serde_json::json;
@@ -10,7 +10,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 #[tokio::test]
-async fn off_loopback_every_request_needs_the_token() {
+async fn on_every_address_every_request_needs_the_token() {
     let _gate = crate::common::shared().await;
     // Listening on every address; reached through loopback.
     let server = Server::start(&["--listen", "0.0.0.0:0"]);
@@ -25,7 +25,12 @@ async fn off_loopback_every_request_needs_the_token() {
             .await
             .expect("reply");
         assert_eq!(r.status().as_u16(), 401, "{path}");
-        assert_eq!(r.text().await.expect("body"), "missing or wrong token\n");
+        let why = if path == "/" {
+            "missing or wrong token: open the address that pao serve printed when it started (it ends in /?token=...)\n"
+        } else {
+            "missing or wrong token\n"
+        };
+        assert_eq!(r.text().await.expect("body"), why, "{path}");
         let r = client
             .get(format!(
                 "{}{path}?token=0123456789abcdef0123456789abcdef",
@@ -46,9 +51,12 @@ async fn off_loopback_every_request_needs_the_token() {
     assert_eq!(r.status().as_u16(), 401);
     // A WebSocket upgrade without the token.
     let url = format!("ws://{}/ws", server.addr);
-    let err = Watcher::connect(&url, None).await.err().expect("refused");
+    let err = Watcher::connect(&url, None, None)
+        .await
+        .err()
+        .expect("refused");
     assert!(err.contains("401"), "{err}");
-    // With it: in the header, or in the address as the page's URL carries it.
+    // With it: in the header, or in the page's address as the printed link carries it.
     let http = server.http();
     assert_eq!(http.get("/api/state").await.status, 200);
     let r = client
@@ -87,15 +95,13 @@ async fn a_given_token_and_origins() {
     let token = "correct-horse-battery-staple";
     let server = Server::start(&["--token", token, "--allow-origin", "https://friend.example"]);
     assert_eq!(server.token.as_deref(), Some(token));
-    let ws = format!("ws://{}/ws?token={token}", server.addr);
     let own = format!("http://{}", server.addr);
-    assert!(Watcher::connect(&ws, Some(&own)).await.is_ok());
-    assert!(Watcher::connect(&ws, Some("https://friend.example"))
+    assert!(server.try_watch(Some(&own)).await.is_ok());
+    assert!(server
+        .try_watch(Some("https://friend.example"))
         .await
         .is_ok());
-    let err = Watcher::connect(&ws, Some("http://evil.example"))
-        .await
-        .err();
+    let err = server.try_watch(Some("http://evil.example")).await.err();
     assert!(err.is_some_and(|e| e.contains("403")));
     // A cross-site POST is refused too.
     let r = reqwest::Client::new()
@@ -113,7 +119,7 @@ async fn a_given_token_and_origins() {
 #[tokio::test]
 async fn on_loopback_without_a_token_foreign_hosts_and_origins_are_refused() {
     let _gate = crate::common::shared().await;
-    let server = Server::start(&[]);
+    let server = Server::start(&["--no-token"]);
     assert_eq!(server.token, None);
     let client = reqwest::Client::new();
     for host in ["evil.example", "evil.example:80", "127.0.0.1.evil.example"] {
@@ -135,22 +141,18 @@ async fn on_loopback_without_a_token_foreign_hosts_and_origins_are_refused() {
             .expect("reply");
         assert_eq!(r.status().as_u16(), 200, "{host}");
     }
-    let url = format!("ws://{}/ws", server.addr);
-    let err = Watcher::connect(&url, Some("http://evil.example"))
-        .await
-        .err();
+    let err = server.try_watch(Some("http://evil.example")).await.err();
     assert!(err.is_some_and(|e| e.contains("403")));
     let own = format!("http://localhost:{port}");
-    let err = Watcher::connect(&url, Some(&own)).await.err();
+    let err = server.try_watch(Some(&own)).await.err();
     assert!(
         err.is_some_and(|e| e.contains("403")),
         "the origin must match the Host the page was loaded from"
     );
-    assert!(
-        Watcher::connect(&url, Some(&format!("http://127.0.0.1:{port}")))
-            .await
-            .is_ok()
-    );
+    assert!(server
+        .try_watch(Some(&format!("http://127.0.0.1:{port}")))
+        .await
+        .is_ok());
 }
 
 #[tokio::test]
@@ -195,8 +197,7 @@ async fn rates_and_sizes_are_limited_and_the_server_survives() {
     tokio::time::sleep(Duration::from_millis(1200)).await;
     let _a = server.watch().await;
     let mut b = server.watch().await;
-    let url = format!("ws://{}/ws", server.addr);
-    let err = Watcher::connect(&url, None).await.err();
+    let err = server.try_watch(None).await.err();
     assert!(err.is_some_and(|e| e.contains("503")));
 
     // And everything still works.
@@ -213,7 +214,7 @@ async fn a_request_through_a_proxy_needs_a_token() {
     // The loopback server without a token, behind a proxy on the same machine: the proxy
     // sends the upstream's own address as Host (nginx's default), and says for whom it
     // forwards.
-    let server = Server::start(&[]);
+    let server = Server::start(&["--no-token"]);
     let client = reqwest::Client::new();
     let host = format!("127.0.0.1:{}", server.addr.port());
     let headers = [
@@ -236,7 +237,7 @@ async fn a_request_through_a_proxy_needs_a_token() {
         assert_eq!(
             r.text().await.expect("body"),
             format!(
-                "forwarded by a proxy ({}): serving through a proxy needs a token; start pao serve with --token\n",
+                "forwarded by a proxy ({}): serving through a proxy needs the token; start pao serve without --no-token\n",
                 name.to_ascii_lowercase()
             )
         );

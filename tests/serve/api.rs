@@ -6,7 +6,7 @@
 
 use crate::common::{Server, TIMEOUT};
 use serde_json::{json, Value};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
@@ -498,9 +498,12 @@ async fn a_request_that_times_out_changes_nothing() {
     for round in 0..5 {
         let requests = boards.iter().map(|m| {
             let moves: Vec<&str> = m.split(' ').collect();
-            let rb = client
+            let mut rb = client
                 .post(format!("{}/api/position", server.base))
                 .json(&json!({ "moves": moves }));
+            if let Some(t) = &server.token {
+                rb = rb.bearer_auth(t);
+            }
             async move {
                 match rb.send().await {
                     Ok(r) => {
@@ -549,4 +552,33 @@ async fn a_request_that_times_out_changes_nothing() {
         }
     }
     panic!("no request timed out: the test proved nothing");
+}
+
+#[tokio::test]
+async fn the_state_gives_the_clocks_as_they_run() {
+    let _gate = crate::common::shared().await;
+    let server = Server::start(&[]);
+    let http = server.http();
+    let sent = Instant::now();
+    let r = http
+        .post("/api/game", json!({"human": "red", "base_ms": 60000}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let answered = Instant::now();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let asked = Instant::now();
+    let game = http.state().await["game"].clone();
+    let got = Instant::now();
+    // Red's clock started between `sent` and `answered`, and was read between `asked` and
+    // `got`: it has run at least the time between the answer and the question, at most the
+    // time between the first request and the last answer.
+    let red_ms = game["red_ms"].as_u64().expect("red_ms");
+    let least = (asked - answered).as_millis() as u64;
+    let most = (got - sent).as_millis() as u64;
+    assert!(
+        (60000 - most..=60000 - least).contains(&red_ms),
+        "red_ms {red_ms}, ran between {least} and {most} ms: {game}"
+    );
+    assert_eq!(game["black_ms"], 60000);
+    assert_eq!(game["running"], "red");
 }

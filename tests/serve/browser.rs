@@ -1,5 +1,6 @@
 //! The real page in a real browser: headless Chromium (the Debian package) driven through
-//! chromedriver loads the analysis page with its token, plays a move by clicking the board,
+//! chromedriver loads the analysis page with its token, reloads it without the token (the
+//! server's cookie carries it), plays a move by clicking the board,
 //! checks that no piece is drawn as a box (letters where the browser has no Chinese font,
 //! proven on screenshots), sets three lines with win/draw/loss, starts the analysis, sees
 //! lines appear, stops it, and saves a screenshot (to $PAO_SERVE_SCREENSHOT if set, else under
@@ -117,6 +118,12 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         !url.as_str().contains("token"),
         "the token left the address bar: {url}"
     );
+    // A reload, at the address without the token: the cookie carries it.
+    client.refresh().await.expect("a reload");
+    wait()
+        .for_element(Locator::XPath("//span[@id='conn' and text()='connected']"))
+        .await
+        .expect("the reloaded page connects its WebSocket");
 
     // A move by clicking the board: the cannon from h2 to e2.
     let square = |sq: &'static str| format!("rect[data-sq='{sq}']");

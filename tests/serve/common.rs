@@ -98,7 +98,13 @@ impl Server {
             .unwrap_or_else(|| panic!("unexpected first line: {listening}"))
             .parse()
             .expect("an address");
-        let addr = SocketAddr::from(([127, 0, 0, 1], listen.port()));
+        // Loopback, or this machine through loopback when it listens on every address.
+        let ip = if listen.ip().is_unspecified() {
+            std::net::IpAddr::from([127, 0, 0, 1])
+        } else {
+            listen.ip()
+        };
+        let addr = SocketAddr::new(ip, listen.port());
         let token = open_line
             .split("?token=")
             .nth(1)
@@ -151,13 +157,31 @@ impl Server {
         }
     }
 
+    /// The WebSocket's request, with the token in the Authorization header if the server has
+    /// one.
+    pub fn ws_request(&self) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+        let mut request = format!("ws://{}/ws", self.addr)
+            .into_client_request()
+            .expect("a request");
+        if let Some(t) = &self.token {
+            request.headers_mut().insert(
+                "Authorization",
+                HeaderValue::from_str(&format!("Bearer {t}")).expect("a header"),
+            );
+        }
+        request
+    }
+
     /// A watcher (with the token, if the server has one).
     pub async fn watch(&self) -> Watcher {
-        let mut url = format!("ws://{}/ws", self.addr);
-        if let Some(t) = &self.token {
-            url.push_str(&format!("?token={t}"));
-        }
-        Watcher::connect(&url, None).await.expect("a watcher")
+        self.try_watch(None).await.expect("a watcher")
+    }
+
+    /// A watcher with the token if the server has one, and `origin` as its Origin if given;
+    /// the error if it is refused.
+    pub async fn try_watch(&self, origin: Option<&str>) -> Result<Watcher, String> {
+        let url = format!("ws://{}/ws", self.addr);
+        Watcher::connect(&url, self.token.as_deref(), origin).await
     }
 }
 
@@ -265,9 +289,20 @@ pub struct Watcher {
 }
 
 impl Watcher {
-    /// Connects to `url`, with `origin` as the Origin header if given, and reads the state.
-    pub async fn connect(url: &str, origin: Option<&str>) -> Result<Watcher, String> {
+    /// Connects to `url` with `token` in the Authorization header and `origin` as the Origin
+    /// header, each if given, and reads the state.
+    pub async fn connect(
+        url: &str,
+        token: Option<&str>,
+        origin: Option<&str>,
+    ) -> Result<Watcher, String> {
         let mut request = url.into_client_request().map_err(|e| e.to_string())?;
+        if let Some(t) = token {
+            request.headers_mut().insert(
+                "Authorization",
+                HeaderValue::from_str(&format!("Bearer {t}")).map_err(|e| e.to_string())?,
+            );
+        }
         if let Some(o) = origin {
             request.headers_mut().insert(
                 "Origin",
@@ -356,6 +391,14 @@ impl Watcher {
             .map_err(|e| e.to_string())
     }
 
+    /// Sends a ping frame.
+    pub async fn send_ping(&mut self) -> Result<(), String> {
+        self.ws
+            .send(Message::Ping(Vec::new().into()))
+            .await
+            .map_err(|e| e.to_string())
+    }
+
     /// Waits until the server closes the socket (any message read meanwhile is dropped);
     /// false on timeout.
     pub async fn closed_within(&mut self, timeout: Duration) -> bool {
@@ -385,11 +428,12 @@ pub async fn connect_from(addr: SocketAddr, from: [u8; 4], recv_buffer: Option<u
     socket.connect(addr).await.expect("connect")
 }
 
-/// A WebSocket upgrade of `/ws` as one request, with the token in the address if given.
+/// A WebSocket upgrade of `/ws` as one request, with the token in the Authorization header
+/// if given.
 pub fn upgrade_request(addr: SocketAddr, token: Option<&str>) -> String {
-    let query = token.map_or(String::new(), |t| format!("?token={t}"));
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
     format!(
-        "GET /ws{query} HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+        "GET /ws HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: Upgrade\r\nUpgrade: websocket\r\n\
          Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
     )
 }

@@ -10,8 +10,12 @@ use tokio::net::TcpStream;
 
 /// A request for the state, as a client of the loopback server sends it.
 fn state_request(server: &Server) -> String {
+    let auth = server
+        .token
+        .as_ref()
+        .map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
     format!(
-        "GET /api/state HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        "GET /api/state HTTP/1.1\r\nHost: {}\r\n{auth}Connection: close\r\n\r\n",
         server.addr
     )
 }

@@ -12,10 +12,9 @@ use tokio_tungstenite::MaybeTlsStream;
 
 /// Tries to become a watcher until it works; returns the watcher and how long it took.
 async fn watcher_within(server: &Server, limit: Duration) -> (Watcher, Duration) {
-    let url = format!("ws://{}/ws", server.addr);
     let started = Instant::now();
     loop {
-        match Watcher::connect(&url, None).await {
+        match server.try_watch(None).await {
             Ok(w) => return (w, started.elapsed()),
             Err(e) => {
                 assert!(e.contains("503"), "{e}");
@@ -73,13 +72,12 @@ async fn a_watcher_that_never_reads_its_first_message_is_dropped() {
     // nothing more: the state (over 16 KB) does not fit in the sockets' buffers (about 6 KB).
     let mut silent = connect_from(server.addr, [127, 0, 0, 2], Some(1024)).await;
     silent
-        .write_all(upgrade_request(server.addr, None).as_bytes())
+        .write_all(upgrade_request(server.addr, server.token.as_deref()).as_bytes())
         .await
         .expect("send the upgrade");
     assert_eq!(read_status(&mut silent, TIMEOUT).await, Some(101));
     // It holds the only place, until the send timeout drops it.
-    let url = format!("ws://{}/ws", server.addr);
-    let err = Watcher::connect(&url, None).await.err();
+    let err = server.try_watch(None).await.err();
     assert!(err.is_some_and(|e| e.contains("503")));
     let (mut w, waited) = watcher_within(&server, Duration::from_secs(8)).await;
     println!("a watcher that did not read its state was dropped; another got in after {waited:?}");
@@ -106,8 +104,7 @@ async fn a_watcher_that_does_not_answer_pings_is_dropped() {
     // A watcher takes the state and then is never read again, as if its machine vanished:
     // nothing answers the server's pings (no events flow, so nothing else would notice).
     let gone = server.watch().await;
-    let url = format!("ws://{}/ws", server.addr);
-    let err = Watcher::connect(&url, None).await.err();
+    let err = server.try_watch(None).await.err();
     assert!(err.is_some_and(|e| e.contains("503")));
     let (mut w, waited) = watcher_within(&server, Duration::from_secs(8)).await;
     println!("a watcher that did not answer pings was dropped; another got in after {waited:?}");
@@ -133,7 +130,7 @@ async fn upgrades_at_the_same_moment_stay_within_the_limit() {
         sockets.push(connect_from(server.addr, [127, 0, 0, 1], None).await);
     }
     // Every upgrade is sent before any answer is read.
-    let request = upgrade_request(server.addr, None);
+    let request = upgrade_request(server.addr, server.token.as_deref());
     let sends = sockets.iter_mut().map(|s| s.write_all(request.as_bytes()));
     for r in futures_util::future::join_all(sends).await {
         r.expect("send the upgrade");
@@ -156,10 +153,10 @@ async fn upgrades_at_the_same_moment_stay_within_the_limit() {
 /// large events go out, then reads again: returns it.
 async fn paused_through_a_burst(server: &Server) -> Watcher {
     let stream = connect_from(server.addr, [127, 0, 0, 2], Some(1024)).await;
-    let url = format!("ws://{}/ws", server.addr);
-    let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
-        .await
-        .expect("upgrade");
+    let (ws, _) =
+        tokio_tungstenite::client_async(server.ws_request(), MaybeTlsStream::Plain(stream))
+            .await
+            .expect("upgrade");
     let w = Watcher::from_stream(ws).await.expect("the state");
     let http = server.http();
     // Each board of 1,000 moves is an event of about 8 KB; 40 of them, 320 KB, fill the

@@ -226,7 +226,27 @@ fn a_tiny_calibration_played_and_continued() {
         table[4].starts_with("| A (anchor) | 1000 | fixed |"),
         "{out}"
     );
-    assert!(out.contains("pub const CALIBRATION") || out.contains("// CALIBRATION needs"));
+    // The array keeps levels 0 and 1 exactly when level 1 rates above level 0 (the games decide
+    // which; the table says which it was).
+    let rating = |row: &str| -> i64 {
+        let cell = row.split('|').nth(2).expect("a rating cell").trim();
+        cell.parse::<f64>()
+            .unwrap_or_else(|e| panic!("{row}: {e}"))
+            .round() as i64
+    };
+    let (r0, r1) = (rating(table[2]), rating(table[3]));
+    assert!(
+        table[2].starts_with("| 0 |") && table[3].starts_with("| 1 |"),
+        "{out}"
+    );
+    let array = if r1 > r0 {
+        format!(
+            "pub const CALIBRATION: [(f64, i32); 2] = [\n    (0.0, {r0}),\n    (1.0, {r1}),\n];\n"
+        )
+    } else {
+        "// CALIBRATION needs at least two limited levels whose ratings rise\n".to_string()
+    };
+    assert!(out.ends_with(&array), "{out}");
     assert!(std::fs::read_to_string(dir.path("run/L0-L1.pgn"))
         .unwrap()
         .contains("[Red \"L"));
@@ -252,4 +272,63 @@ fn a_tiny_calibration_played_and_continued() {
     other[5] = "6+0.05";
     let (ok, _, err) = levels(&other);
     assert!(!ok && err.contains("other settings"), "{err}");
+}
+
+/// Level 0 plays weaker than full strength: in a few games at a fixed node budget (the same on
+/// any machine, and level 0 searches less within it), it loses every one, each to the end.
+#[test]
+fn level_zero_loses_every_game_to_full_strength() {
+    let Some(pao) = support::engine() else {
+        return;
+    };
+    let pao = pao.to_string_lossy().into_owned();
+    let dir = Scratch::new("levels-weaker");
+    let res = dir.path("games.tsv");
+    let level0 = format!("name=L0 cmd={pao} option.skilllevel=0 option.skillseed=1");
+    let full = format!("name=Full cmd={pao}");
+    let mut args = vec!["match", "--engine"];
+    args.extend(level0.split(' '));
+    args.push("--engine");
+    args.extend(full.split(' '));
+    args.extend([
+        "--each",
+        "option.Hash=16",
+        "--games",
+        "6",
+        "--nodes",
+        "3000",
+        "--concurrency",
+        "2",
+        "--resume",
+        &res,
+    ]);
+    let (code, out, err) = support::tools(&args);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let text = std::fs::read_to_string(&res).expect("the results file");
+    let games: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert_eq!(games.len(), 6, "{text}");
+    for g in &games {
+        // index, red, black, result, plies, reason: Full wins, on the board.
+        let won = match (g[1], g[2]) {
+            ("Full", "L0") => "1-0",
+            ("L0", "Full") => "0-1",
+            _ => panic!("players {g:?}"),
+        };
+        assert_eq!(g[3], won, "level 0 did not lose: {text}");
+        assert!(
+            [
+                "checkmate",
+                "stalemate",
+                "perpetual check",
+                "perpetual chase"
+            ]
+            .contains(&g[5]),
+            "won by the rules, not by a fault: {text}"
+        );
+    }
+    assert!(out.contains("L0 vs Full: +0 -6 =0"), "{out}");
 }

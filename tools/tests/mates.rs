@@ -53,16 +53,23 @@ fn find_plays_out_games_and_keeps_the_solved_mates() {
     let (code, out, err) = tools(&args);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines.len() >= 2, "no mate found: {out}");
     assert!(lines[0].starts_with("# pao-tools mates find --from endgames --file "));
-    // The mates the embedded net's game walks into, each as `mates solve` proves it.
+    for row in &lines[1..] {
+        assert!(row.contains("\tself-play endgames seed 2 game "), "{row}");
+    }
+    // Which mates the games walk into is the engine's choice; that each row is a true shortest
+    // mate with all its mating first moves is proven apart, by `mates prove` (the solver and
+    // Pao's pruning-free search).
+    let dir = Scratch::new("mates-find");
+    let set = dir.file("found.tsv", &out);
+    let (code, proof, err) = tools(&["mates", "prove", set.as_str()]);
+    assert_eq!(code, 0, "{proof}\n{err}");
+    let rows = lines.len() - 1;
     assert_eq!(
-        lines[1],
-        "3a1k1N1/9/3aP4/9/9/9/9/4B4/3K5/9 w - - 0 1\t5\te7d7\tself-play endgames seed 2 game 1 ply 8"
-    );
-    assert_eq!(
-        lines[2],
-        "5k1N1/4a4/3P5/9/9/9/9/4B4/3K5/9 w - - 0 1\t4\td7d8 d7e7\tself-play endgames seed 2 game 1 ply 10"
+        proof.lines().last(),
+        Some(format!("proven {rows} of {rows} rows").as_str()),
+        "{proof}"
     );
 }
 

@@ -1,12 +1,11 @@
 // The analysis page: the stream of the engine's events over a WebSocket, requests over the
-// JSON API. The token comes in the page's address, is taken out of it at once and is kept
-// in memory only.
+// JSON API. The token comes in the page's first address only: the server answered it with a
+// cookie that carries it from then on (to the API and the WebSocket alike), so the page takes
+// it out of the address bar at once and never handles it.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const query = new URLSearchParams(location.search);
-  const token = query.get("token");
-  if (token) history.replaceState(null, "", location.pathname);
+  if (location.search) history.replaceState(null, "", location.pathname);
 
   const view = {
     state: null,        // the last `state`, kept current by the events
@@ -26,7 +25,6 @@
 
   async function api(path, body, method) {
     const headers = {};
-    if (token) headers["Authorization"] = "Bearer " + token;
     const init = { method: method || (body === undefined ? "GET" : "POST"), headers };
     if (body !== undefined) {
       headers["Content-Type"] = "application/json";
@@ -299,7 +297,7 @@
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(scheme + location.host + "/ws" + (token ? "?token=" + encodeURIComponent(token) : ""));
+    const ws = new WebSocket(scheme + location.host + "/ws");
     ws.onopen = () => {
       $("conn").textContent = "connected";
       $("conn").className = "on";

@@ -27,11 +27,17 @@ pub fn tools<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
 }
 
 /// The `pao` built beside `pao-tools` (`cargo test --workspace` builds both); when only this
-/// crate was built, says that the test is skipped and gives `None`.
+/// crate was built, says that the test is skipped and gives `None`. Under CI=true, where the
+/// workspace is built, a missing `pao` fails the test instead: a skip there would hide it.
 pub fn engine() -> Option<PathBuf> {
-    let pao = PathBuf::from(BIN).with_file_name("pao");
+    let pao = PathBuf::from(BIN).with_file_name(format!("pao{}", std::env::consts::EXE_SUFFIX));
     if pao.exists() {
         Some(pao)
+    } else if std::env::var("CI").as_deref() == Ok("true") {
+        panic!(
+            "{} not built, and CI=true: cargo test --workspace builds it",
+            pao.display()
+        );
     } else {
         println!(
             "skipped: {} not built (run cargo test --workspace, or cargo build first)",
