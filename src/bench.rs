@@ -195,10 +195,11 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
         c.mate_proofs = true
     });
     add("+ SEE (ordering, pruning)", &|c| c.see = true);
-    add("+ internal iterative reduction", &|c| c.iir = true);
     add("+ LMR by history, killers, improving", &|c| {
         c.lmr_adjust = true
     });
+    add("+ late move pruning", &|c| c.lmp = true);
+    add("+ internal iterative reduction", &|c| c.iir = true);
     add("+ continuation history", &|c| c.cont_history = true);
     add("+ null move R by evaluation", &|c| c.nmp_eval_r = true);
     add("+ TT score refines evaluation", &|c| c.tt_eval = true);
@@ -211,6 +212,9 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
     });
     add("+ singular extension", &|c| c.singular = true);
     add("+ delta pruning in quiescence", &|c| c.qs_futility = true);
+    add("+ history pruning", &|c| c.history_pruning = true);
+    add("+ capture history", &|c| c.capture_history = true);
+    add("+ correction history", &|c| c.correction_history = true);
     add("+ sixty-move rule: draw, fading evaluation", &|c| {
         c.sixty_move_draw = true;
         c.sixty_move_fade = true
@@ -325,6 +329,6 @@ mod tests {
             .filter(|(_, c)| *c == SearchConfig::FULL)
             .map(|(name, _)| name)
             .collect();
-        assert_eq!(full, vec!["+ SEE (ordering, pruning)"]);
+        assert_eq!(full, vec!["+ late move pruning"]);
     }
 }

@@ -378,10 +378,13 @@ impl Searcher {
                 && alpha.abs() < WIN_BOUND
                 && m != hints.tt_move
             {
+                // Not against a side left with general, advisors and elephants: a quiet move
+                // that leaves it no move wins (stalemate loses), and gives no check.
                 let late = self.config.lmp
                     && depth <= LMP_DEPTH
                     && searched as i32
-                        >= (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+                        >= (LMP_BASE + depth * depth) / if improving { 1 } else { 2 }
+                    && !crate::eval::cannot_mate(&self.pos, self.pos.side_to_move().flip());
                 let failing = self.config.history_pruning
                     && depth <= HISTORY_PRUNE_DEPTH
                     && piece.is_some_and(|p| {

@@ -41,7 +41,7 @@ fn args(root: &Path, more: &[&str]) -> Vec<String> {
         "--minutes",
         "20",
         "--threads",
-        "2",
+        "1",
         "--nodes",
         "200",
         "--data-positions",
@@ -159,7 +159,7 @@ fn decision(state: &str) -> String {
 #[test]
 fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() {
     // Enough data that self-play lasts a few seconds.
-    let more = ["--data-positions", "15000"];
+    let more = ["--data-positions", "30000"];
     let alone = temp("alone");
     let (code, out, err) = run(&args(&alone, &more));
     assert_eq!(code, 0, "{out}\n{err}");
@@ -185,7 +185,14 @@ fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() 
         assert!(started.elapsed() < Duration::from_secs(60), "no data");
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(locked(&data), "datagen is not writing");
+    // On a busy machine the child may start writing a little after the first tick.
+    while !locked(&data) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "datagen is not writing"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     signal(&child, libc::SIGKILL);
     child.wait().expect("ends");
     let until = Instant::now() + Duration::from_secs(10);
@@ -235,7 +242,7 @@ fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() 
         std::fs::read(reference.join("data.bin")).expect("data"),
     );
     let common = killed.len().min(whole.len());
-    assert!(common >= 32 + 32 * 15_000, "{common}");
+    assert!(common >= 32 + 32 * 30_000, "{common}");
     assert!(killed[..common] == whole[..common], "the games differ");
     let kind = |d: String| d.split(" (").next().unwrap_or("").to_string();
     assert_eq!(

@@ -80,7 +80,7 @@ fn sbatch_scripts_on_a_single_node_slurm_merge_exactly() {
         "= one local run, ",
         "slurm test: train: job ",
         "slurm test: match: 4 shards (array job ",
-        "SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05: LLR ",
+        "SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized min-games=200: LLR ",
         "slurm test: generation: jobs ",
         ": decision not taken: the SPRT did not accept it (",
         "slurm test: cancelled generation: array job ",
