@@ -46,9 +46,8 @@ fn a_plain_cargo_build_builds_the_engine_and_the_tools() {
         .expect("README.md");
     assert!(
         readme.contains("cargo build --release\n")
-            && readme.contains(
-                "The engine is then `target/release/pao`, the tools `target/release/pao-tools`."
-            ),
+            && readme.contains("This builds the engine, `target/release/pao`, and the tools")
+            && readme.contains("`target/release/pao-tools`"),
         "README no longer says what cargo build gives"
     );
 }
