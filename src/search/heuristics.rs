@@ -3,7 +3,7 @@
 
 use super::correction::CorrectionHistory;
 use super::score::MAX_PLY;
-use crate::board::{Move, Piece, PieceKind, SQUARES};
+use crate::board::{Move, Piece, Position, SQUARES};
 
 /// History values stay within this bound (gravity keeps them there).
 const HISTORY_MAX: i32 = 16384;
@@ -42,10 +42,16 @@ pub struct Heuristics {
 /// Victim kinds in the capture-history index.
 const VICTIMS: usize = 7;
 
-/// The capture-history index of `piece` capturing a `victim` with `m`.
+/// The capture-history index of the capture `m` in `pos` (the piece moving, its destination
+/// and the victim's kind), or None when `m` captures nothing.
 #[inline]
-fn capture_index(piece: Piece, m: Move, victim: PieceKind) -> usize {
-    (piece.code() * SQUARES + m.to().index()) * VICTIMS + victim.index()
+fn capture_index(pos: &Position, m: Move) -> Option<usize> {
+    match (pos.piece_at(m.from()), pos.piece_at(m.to())) {
+        (Some(piece), Some(victim)) => {
+            Some((piece.code() * SQUARES + m.to().index()) * VICTIMS + victim.kind().index())
+        }
+        _ => None,
+    }
 }
 
 impl Default for Heuristics {
@@ -115,17 +121,19 @@ impl Heuristics {
         *entry = gravity(i32::from(*entry), bonus) as i16;
     }
 
-    /// Capture-history score of `piece` capturing `victim` with `m`.
+    /// Capture-history score of the capture `m` in `pos` (0 when it captures nothing).
     #[inline]
-    pub fn capture_history(&self, piece: Piece, m: Move, victim: PieceKind) -> i32 {
-        i32::from(self.capture[capture_index(piece, m, victim)])
+    pub fn capture_history(&self, pos: &Position, m: Move) -> i32 {
+        capture_index(pos, m).map_or(0, |i| i32::from(self.capture[i]))
     }
 
-    /// Rewards or punishes `piece` capturing `victim` with `m`.
+    /// Rewards or punishes the capture `m` in `pos` (nothing when it captures nothing).
     #[inline]
-    pub fn update_capture_history(&mut self, piece: Piece, m: Move, victim: PieceKind, bonus: i32) {
-        let entry = &mut self.capture[capture_index(piece, m, victim)];
-        *entry = gravity(i32::from(*entry), bonus) as i16;
+    pub fn update_capture_history(&mut self, pos: &Position, m: Move, bonus: i32) {
+        if let Some(i) = capture_index(pos, m) {
+            let entry = &mut self.capture[i];
+            *entry = gravity(i32::from(*entry), bonus) as i16;
+        }
     }
 
     /// The two killers at `ply`.

@@ -78,16 +78,12 @@ impl Searcher {
     ) {
         let bonus = history_bonus(depth);
         for &c in tried {
-            if let (Some(p), Some(victim)) =
-                (self.pos.piece_at(c.from()), self.pos.piece_at(c.to()))
-            {
-                let b = if best_is_capture && c == best {
-                    bonus
-                } else {
-                    -bonus
-                };
-                self.heur.update_capture_history(p, c, victim.kind(), b);
-            }
+            let b = if best_is_capture && c == best {
+                bonus
+            } else {
+                -bonus
+            };
+            self.heur.update_capture_history(&self.pos, c, b);
         }
     }
 

@@ -46,15 +46,6 @@ pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
     victim * 8 - attacker
 }
 
-/// The capture history of a capture (0 when either piece is missing).
-#[inline]
-fn capture_history(pos: &Position, heur: &Heuristics, m: Move) -> i32 {
-    match (pos.piece_at(m.from()), pos.piece_at(m.to())) {
-        (Some(p), Some(victim)) => heur.capture_history(p, m, victim.kind()),
-        _ => 0,
-    }
-}
-
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Stage {
     TtMove,
@@ -195,7 +186,7 @@ impl MovePicker {
                         let s = if !config.capture_ordering {
                             0
                         } else if config.capture_history {
-                            mvv_lva(pos, m) * 16 + capture_history(pos, heur, m) / 4
+                            mvv_lva(pos, m) * 16 + heur.capture_history(pos, m) / 4
                         } else {
                             mvv_lva(pos, m)
                         };

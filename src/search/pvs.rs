@@ -367,9 +367,9 @@ impl Searcher {
                     },
                 );
             // Late move pruning and history pruning: late or historically failing quiet
-            // moves near the leaves of a node that expects no cutoff; checks are kept (the
-            // check test runs only for a move that would be pruned).
-            if !capture
+            // moves near the leaves of a node that expects no cutoff. Checks are kept: the
+            // move is made first and pruned below unless it checks.
+            let prune_quiet = !capture
                 && !pv_node
                 && !in_check
                 && !root
@@ -377,28 +377,22 @@ impl Searcher {
                 && best_score > -WIN_BOUND
                 && alpha.abs() < WIN_BOUND
                 && m != hints.tt_move
-            {
-                // Not against a side left with general, advisors and elephants: a quiet move
-                // that leaves it no move wins (stalemate loses), and gives no check.
-                let late = self.config.lmp
+                && ((self.config.lmp
                     && depth <= LMP_DEPTH
                     && searched as i32
                         >= (LMP_BASE + depth * depth) / if improving { 1 } else { 2 }
-                    && !crate::eval::cannot_mate(&self.pos, self.pos.side_to_move().flip());
-                let failing = self.config.history_pruning
-                    && depth <= HISTORY_PRUNE_DEPTH
-                    && piece.is_some_and(|p| {
-                        self.heur.history(p, m) + self.heur.cont_history(hints.cont[0], p, m)
-                            < -HISTORY_PRUNE_MARGIN * depth
-                    });
-                if (late || failing) && !self.pos.gives_check(m) {
-                    self.horizon = true;
-                    continue;
-                }
-            }
+                    // Not against a side left with general, advisors and elephants: a quiet
+                    // move that leaves it no move wins (stalemate loses), and gives no check.
+                    && !crate::eval::cannot_mate(&self.pos, self.pos.side_to_move().flip()))
+                    || (self.config.history_pruning
+                        && depth <= HISTORY_PRUNE_DEPTH
+                        && piece.is_some_and(|p| {
+                            self.heur.history(p, m) + self.heur.cont_history(hints.cont[0], p, m)
+                                < -HISTORY_PRUNE_MARGIN * depth
+                        })));
             self.stack[ply].mv = m;
             self.stack[ply].piece = piece;
-            if depth >= 2 {
+            if depth >= 2 && !prune_quiet {
                 self.tt.prefetch(self.pos.key_after(m));
             }
             // A check that loses material is not extended (with `check_ext_see`): it is
@@ -419,7 +413,7 @@ impl Searcher {
                 check_extension
             };
             let new_depth = depth - 1 + extension;
-            if see_fails && !gives_check {
+            if (prune_quiet || see_fails) && !gives_check {
                 self.horizon = true;
                 self.unmake_move();
                 continue;
