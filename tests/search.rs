@@ -114,6 +114,7 @@ fn every_switch_on() -> SearchConfig {
         lmp: true,
         history_pruning: true,
         capture_history: true,
+        probcut: true,
         correction_history: true,
         sixty_move_draw: true,
         sixty_move_fade: true,

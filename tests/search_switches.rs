@@ -29,7 +29,12 @@ fn switch_lists_parse_and_flip_fields() {
         Err("unknown search switch 'bogus'".to_string())
     );
     // Switches that games rejected left the code with their names (docs/testing.md).
-    for gone in ["qsearch_tt", "late_move_pruning", "corr_history", "probcut"] {
+    for gone in [
+        "qsearch_tt",
+        "late_move_pruning",
+        "corr_history",
+        "prob_cut",
+    ] {
         assert_eq!(
             SearchConfig::FULL.with_switches(gone),
             Err(format!("unknown search switch '{gone}'"))
@@ -93,7 +98,7 @@ fn pruning_none_turns_off_every_forward_pruning_switch() {
     let mut e = Engine::uci(1);
     e.send("setoption name OwnBook value false");
     let all_off = "-null_move,-nmp_eval_r,-lmr,-lmr_adjust,-futility,-rfp_improving,\
-                   -razoring,-see,-iir,-qs_futility,-singular,-lmp,-history_pruning";
+                   -razoring,-see,-iir,-qs_futility,-singular,-lmp,-history_pruning,-probcut";
     e.send(&format!("setoption name SearchSwitches value {all_off}"));
     let by_name = nodes_at_depth_7(&mut e);
 

@@ -108,7 +108,9 @@ pub struct SearchConfig {
     /// Checks are extended only when the checking move does not lose material by SEE.
     pub check_ext_see: bool,
     /// Singular extension of the TT move (with multi-cut): when every other move fails low
-    /// against a margin below the stored score, the TT move is searched one ply deeper.
+    /// against a margin below the stored score, the TT move is searched one ply deeper (two
+    /// when they fail far below, a bounded number of times per line), and one ply shallower
+    /// when another move holds too and the stored score beats beta.
     pub singular: bool,
     /// Quiescence delta pruning: a capture that cannot lift the stand-pat to alpha even
     /// with its victim's value and a margin is skipped (unless it gives check).
@@ -121,6 +123,9 @@ pub struct SearchConfig {
     pub history_pruning: bool,
     /// Capture history: captures ordered by victim and by how the same capture did before.
     pub capture_history: bool,
+    /// ProbCut: a capture whose reduced search beats beta by a margin cuts the node
+    /// (`probcut.rs`).
+    pub probcut: bool,
     /// Correction history: the static evaluation corrected by what searches found in
     /// positions of the same soldier structure (`correction.rs`).
     pub correction_history: bool,
@@ -172,6 +177,7 @@ const SWITCHES: &[Switch] = &[
     ("lmp", |c| &mut c.lmp),
     ("history_pruning", |c| &mut c.history_pruning),
     ("capture_history", |c| &mut c.capture_history),
+    ("probcut", |c| &mut c.probcut),
     ("correction_history", |c| &mut c.correction_history),
     ("sixty_move_draw", |c| &mut c.sixty_move_draw),
     ("sixty_move_fade", |c| &mut c.sixty_move_fade),
@@ -217,6 +223,7 @@ impl SearchConfig {
         qs_futility: false,
         history_pruning: false,
         capture_history: false,
+        probcut: false,
         correction_history: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
@@ -259,6 +266,7 @@ impl SearchConfig {
         lmp: false,
         history_pruning: false,
         capture_history: false,
+        probcut: false,
         correction_history: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
@@ -313,6 +321,7 @@ impl SearchConfig {
             singular: false,
             lmp: false,
             history_pruning: false,
+            probcut: false,
             ..self
         }
     }

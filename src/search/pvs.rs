@@ -3,6 +3,7 @@
 //! futility, SEE pruning, late move reductions and the check extension. Each one has a switch.
 
 use super::ordering::MovePicker;
+use super::probcut::ProbCutNode;
 use super::repetition::{repetition_score, sixty_move_draw};
 use super::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MAX_PLY, WIN_BOUND};
 use super::see::see_ge;
@@ -40,6 +41,10 @@ const NMP_EVAL_DIVISOR: i32 = 200;
 /// Singular extensions from this depth; the margin below the stored score per ply of depth.
 const SINGULAR_DEPTH: i32 = 7;
 const SINGULAR_MARGIN: i32 = 2;
+/// A double extension when the other moves fail this far below the singular bound; at most
+/// `DOUBLE_EXTENSIONS` on one line, so the search stays finite.
+const DOUBLE_EXTENSION_MARGIN: i32 = 40;
+const DOUBLE_EXTENSIONS: u8 = 6;
 
 /// Late move pruning up to this depth, after (LMP_BASE + depth^2) / 2 moves (twice as many
 /// when improving).
@@ -85,6 +90,9 @@ impl Searcher {
     ) -> i32 {
         self.pv_len[ply] = 0;
         let root = ply == 0;
+        if root {
+            self.stack[0].doubles = 0;
+        }
         if !root {
             if let Some(score) = repetition_score(&mut self.pos, ply, self.config.repetition) {
                 return score;
@@ -244,6 +252,7 @@ impl Searcher {
                         0
                     };
                 self.stack[ply].mv = Move::NONE;
+                self.stack[ply + 1].doubles = self.stack[ply].doubles;
                 self.make_null();
                 let score = -self.pvs(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
                 self.unmake_null();
@@ -260,6 +269,25 @@ impl Searcher {
                     if verified >= beta {
                         return verified;
                     }
+                }
+            }
+            if self.config.probcut {
+                let node = ProbCutNode {
+                    depth,
+                    beta,
+                    ply,
+                    static_eval,
+                    raw_eval,
+                    key,
+                    tt_value: tt_value.map(|(score, _)| score),
+                    tt_depth,
+                };
+                if let Some(score) = self.probcut(&node) {
+                    self.horizon = true;
+                    return score;
+                }
+                if self.stopped {
+                    return 0;
                 }
             }
         }
@@ -296,10 +324,21 @@ impl Searcher {
                         return 0;
                     }
                     if score < singular_beta {
-                        singular_extension = 1;
+                        singular_extension = if !pv_node
+                            && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                            && self.stack[ply].doubles < DOUBLE_EXTENSIONS
+                        {
+                            2
+                        } else {
+                            1
+                        };
                     } else if singular_beta >= beta {
                         self.horizon = true;
                         return singular_beta;
+                    } else if tt_score >= beta {
+                        // Another move holds near the stored score, which beats beta: the TT
+                        // move is not the only way, and is searched a ply shallower.
+                        singular_extension = -1;
                     }
                 }
             }
@@ -408,10 +447,15 @@ impl Searcher {
                     && ply < MAX_PLY / 2,
             );
             let extension = if m == hints.tt_move && ply < MAX_PLY / 2 {
-                check_extension.max(singular_extension)
+                if singular_extension < 0 {
+                    singular_extension + check_extension
+                } else {
+                    check_extension.max(singular_extension)
+                }
             } else {
                 check_extension
             };
+            self.stack[ply + 1].doubles = self.stack[ply].doubles + u8::from(extension >= 2);
             let new_depth = depth - 1 + extension;
             if (prune_quiet || see_fails) && !gives_check {
                 self.horizon = true;

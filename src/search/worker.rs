@@ -29,6 +29,8 @@ pub(crate) struct StackEntry {
     pub(crate) static_eval: i32,
     /// The move a singular-extension search at this ply leaves out (`Move::NONE`: none).
     pub(crate) excluded: Move,
+    /// Double extensions on the line from the root to this node (they are bounded per line).
+    pub(crate) doubles: u8,
 }
 
 /// One root line of an iteration (MultiPV): its score and principal variation.
@@ -170,6 +172,7 @@ impl Searcher {
                 piece: None,
                 static_eval: 0,
                 excluded: Move::NONE,
+                doubles: 0,
             }; MAX_PLY + 4],
             horizon: false,
             limits: Limits::depth(1),
