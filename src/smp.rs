@@ -107,8 +107,8 @@ pub struct WorkerPool {
 // to depth against 1.49x for the classic alternating schedule). Helper 1 runs every depth
 // ahead; helpers 2.. also skip iteration d when ((d + PHASE[i]) / SIZE[i]) is odd (the classic
 // Stockfish schedule), so that a large pool spreads over main+1, main+2, main+3.
-/// The pool's defaults, which won in games against the stagger with the vote (docs/threads.md:
-/// "The pool in Elo"): every thread runs the same iterations...
+/// The pool's defaults, which won in games against the stagger with the vote (docs/strength-log.md:
+/// "Threads in games"): every thread runs the same iterations...
 pub const DEFAULT_STAGGER: bool = false;
 /// ...and a timed search answers with the main thread's result, not the threads' vote.
 pub const DEFAULT_VOTE: bool = false;

@@ -543,6 +543,38 @@ fn the_documents_links_lead_somewhere() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Every file or folder of the repository that README.md and docs/ name in inline code (a test
+/// said to check something, a source file, a script) exists: `tests/x.rs`,
+/// `tests/x.rs::a_test` and `src/eval/` alike.
+#[test]
+fn the_files_the_documents_name_exist() {
+    const ROOTS: [&str; 6] = ["src/", "tests/", "tools/", "docs/", "benches/", ".ci/"];
+    let mut failures = Vec::new();
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).expect("a document");
+        let mut in_block = false;
+        for line in text.lines() {
+            if line.trim_start().starts_with("```") {
+                in_block = !in_block;
+                continue;
+            }
+            if in_block {
+                continue;
+            }
+            // Inline code: the odd pieces between backticks.
+            for span in line.split('`').skip(1).step_by(2) {
+                let path = span.split("::").next().unwrap_or(span);
+                let is_path = ROOTS.iter().any(|r| path.starts_with(r))
+                    && !path.contains(|c: char| c.is_whitespace() || "$*{}<>".contains(c));
+                if is_path && !root().join(path).exists() {
+                    failures.push(format!("{}: no {path}", doc.display()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn anchors_are_made_as_github_makes_them() {
     let page = "# Results: speed\n## `stop` to `bestmove`\n```\n# not a heading\n```\n";

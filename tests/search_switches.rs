@@ -28,13 +28,9 @@ fn switch_lists_parse_and_flip_fields() {
         SearchConfig::FULL.with_switches("see -bogus"),
         Err("unknown search switch 'bogus'".to_string())
     );
-    // Switches that games rejected left the code with their names (docs/testing.md).
-    for gone in [
-        "qsearch_tt",
-        "late_move_pruning",
-        "corr_history",
-        "prob_cut",
-    ] {
+    // Switches that games rejected left the code with their names (docs/strength-log.md,
+    // "Tried and rejected").
+    for gone in ["qsearch_tt", "late_move_pruning", "corr_history"] {
         assert_eq!(
             SearchConfig::FULL.with_switches(gone),
             Err(format!("unknown search switch '{gone}'"))

@@ -205,13 +205,13 @@ impl SearchConfig {
         mate_distance: true,
         knowledge: true,
         repetition: RepetitionRule::Asian,
-        // Accepted by an SPRT in self-play (docs/testing.md, "Strength log").
+        // Accepted by an SPRT in self-play (docs/strength-log.md, "Strength log").
         see: true,
-        // Accepted by an SPRT in self-play (docs/testing.md, "Strength log").
+        // Accepted by an SPRT in self-play (docs/strength-log.md, "Strength log").
         lmr_adjust: true,
         lmp: true,
-        // Off until an SPRT in self-play accepts them (docs/testing.md, "In test"); a switch
-        // that games reject leaves the code (docs/testing.md, "Tried and rejected").
+        // Off until an SPRT in self-play accepts them (docs/strength-log.md, "In test"); a
+        // switch that games reject leaves the code (docs/strength-log.md, "Tried and rejected").
         iir: false,
         cont_history: false,
         nmp_eval_r: false,
@@ -227,7 +227,7 @@ impl SearchConfig {
         correction_history: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
-        // Exact mate lengths for analysis; measured in games (docs/testing.md).
+        // Exact mate lengths for analysis; measured in games (docs/strength-log.md).
         mate_proofs: true,
         // Off until an SPRT in self-play accepts it.
         endgame_scale: false,

@@ -167,8 +167,8 @@ impl BucketArray {
     /// up to 10 s). So a large-page table writes zeros over its resident pages instead: the
     /// clear pays for the memory the last searches used, and the pages stay mapped. A
     /// small-page table still gives its pages back: faulting in only the 4 KiB pages a search
-    /// touches is cheap, and a clear of a fully resident table stays fast (docs/analysis.md,
-    /// Figures).
+    /// touches is cheap, and a clear of a fully resident table stays fast (docs/results.md,
+    /// "The transposition table").
     pub(super) fn clear_range(&self, start: usize, end: usize) {
         let end = end.min(self.count);
         if start >= end {

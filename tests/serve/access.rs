@@ -4,10 +4,9 @@
 //! hit and survived.
 
 use crate::common::{Server, Watcher, TIMEOUT};
+use reqwest::Method;
 use serde_json::json;
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 #[tokio::test]
 async fn on_every_address_every_request_needs_the_token() {
@@ -18,37 +17,28 @@ async fn on_every_address_every_request_needs_the_token() {
     assert_eq!(token.len(), 32);
     assert!(server.open_line.contains(&format!("/?token={token}")));
     let client = reqwest::Client::new();
+    let http = server.http();
     for path in ["/", "/api/state", "/ws", "/nothing", "/api/pgn"] {
-        let r = client
-            .get(format!("{}{path}", server.base))
-            .send()
-            .await
-            .expect("reply");
-        assert_eq!(r.status().as_u16(), 401, "{path}");
+        let r = http.send_bare(Method::GET, path, &[]).await;
+        assert_eq!(r.status, 401, "{path}");
         let why = if path == "/" {
             "missing or wrong token: open the address that pao serve printed when it started (it ends in /?token=...)\n"
         } else {
             "missing or wrong token\n"
         };
-        assert_eq!(r.text().await.expect("body"), why, "{path}");
-        let r = client
-            .get(format!(
-                "{}{path}?token=0123456789abcdef0123456789abcdef",
-                server.base
-            ))
-            .send()
-            .await
-            .expect("reply");
-        assert_eq!(r.status().as_u16(), 401, "{path} with a wrong token");
+        assert_eq!(r.text, why, "{path}");
+        let wrong = format!("{path}?token=0123456789abcdef0123456789abcdef");
+        let r = http.send_bare(Method::GET, &wrong, &[]).await;
+        assert_eq!(r.status, 401, "{path} with a wrong token");
     }
-    let r = client
-        .post(format!("{}/api/go", server.base))
-        .bearer_auth("wrong")
-        .json(&json!({}))
-        .send()
-        .await
-        .expect("reply");
-    assert_eq!(r.status().as_u16(), 401);
+    let r = http
+        .send_bare(
+            Method::POST,
+            "/api/go",
+            &[("Authorization", "Bearer wrong")],
+        )
+        .await;
+    assert_eq!(r.status, 401);
     // A WebSocket upgrade without the token.
     let url = format!("ws://{}/ws", server.addr);
     let err = Watcher::connect(&url, None, None)
@@ -57,22 +47,12 @@ async fn on_every_address_every_request_needs_the_token() {
         .expect("refused");
     assert!(err.contains("401"), "{err}");
     // With it: in the header, or in the page's address as the printed link carries it.
-    let http = server.http();
     assert_eq!(http.get("/api/state").await.status, 200);
-    let r = client
-        .get(format!("{}/?token={token}", server.base))
-        .send()
-        .await
-        .expect("reply");
-    assert_eq!(r.status().as_u16(), 200);
-    let csp = r
-        .headers()
-        .get("content-security-policy")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string();
+    let (r, csp) = http.open_link("content-security-policy").await;
+    assert_eq!(r.status, 200);
+    let csp = csp.unwrap_or_default();
     assert!(csp.contains("connect-src 'self'"), "{csp}");
-    assert!(r.text().await.expect("page").contains("<svg id=\"board\""));
+    assert!(r.text.contains("<svg id=\"board\""));
     // Any Host is fine with a token (the server may have any name).
     let r = client
         .get(format!("{}/api/state", server.base))
@@ -224,48 +204,32 @@ async fn a_request_through_a_proxy_needs_a_token() {
         ("X-Forwarded-Proto", "https"),
         ("Via", "1.1 proxy.example"),
     ];
+    let http = server.http();
     for (name, value) in headers {
-        let r = client
-            .post(format!("{}/api/stop", server.base))
-            .header("Host", &host)
-            .header(name, value)
-            .json(&json!({}))
-            .send()
-            .await
-            .expect("reply");
-        assert_eq!(r.status().as_u16(), 403, "{name}");
+        let r = http
+            .send_bare(Method::POST, "/api/stop", &[("Host", &host), (name, value)])
+            .await;
+        assert_eq!(r.status, 403, "{name}");
         assert_eq!(
-            r.text().await.expect("body"),
+            r.text,
             format!(
                 "forwarded by a proxy ({}): serving through a proxy needs the token; start pao serve without --no-token\n",
                 name.to_ascii_lowercase()
             )
         );
-        let r = client
-            .get(format!("{}/", server.base))
-            .header(name, value)
-            .send()
-            .await
-            .expect("reply");
-        assert_eq!(r.status().as_u16(), 403, "the page, {name}");
+        let r = http.send_bare(Method::GET, "/", &[(name, value)]).await;
+        assert_eq!(r.status, 403, "the page, {name}");
     }
-    let mut request = format!("ws://{}/ws", server.addr)
-        .into_client_request()
-        .expect("request");
-    request
-        .headers_mut()
-        .insert("X-Forwarded-For", HeaderValue::from_static("203.0.113.9"));
-    let err = tokio_tungstenite::connect_async(request).await.err();
-    assert!(err.is_some_and(|e| e.to_string().contains("403")));
-    // The same request from this machine itself is served.
-    let r = client
-        .post(format!("{}/api/stop", server.base))
-        .header("Host", &host)
-        .json(&json!({}))
-        .send()
+    let err = server
+        .upgrade_with("X-Forwarded-For", "203.0.113.9")
         .await
-        .expect("reply");
-    assert_eq!(r.status().as_u16(), 200);
+        .err();
+    assert!(err.is_some_and(|e| e.contains("403")));
+    // The same request from this machine itself is served.
+    let r = http
+        .send_bare(Method::POST, "/api/stop", &[("Host", &host)])
+        .await;
+    assert_eq!(r.status, 200);
     drop(server);
 
     // With a token, a proxied request is served when it carries the token, and only then.

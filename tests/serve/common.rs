@@ -172,6 +172,25 @@ impl Server {
         request
     }
 
+    /// A WebSocket upgrade with no token but one header (a cookie, a proxy's): the socket, or
+    /// the handshake's error.
+    pub async fn upgrade_with(
+        &self,
+        name: &'static str,
+        value: &str,
+    ) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, String> {
+        let mut request = format!("ws://{}/ws", self.addr)
+            .into_client_request()
+            .expect("a request");
+        request
+            .headers_mut()
+            .insert(name, HeaderValue::from_str(value).expect("a header"));
+        let (ws, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(ws)
+    }
+
     /// A watcher (with the token, if the server has one).
     pub async fn watch(&self) -> Watcher {
         self.try_watch(None).await.expect("a watcher")
@@ -265,6 +284,46 @@ impl Http {
             .header("Content-Type", content_type)
             .body(body);
         Self::send(self.auth(rb)).await
+    }
+
+    /// A request with no token but the headers given (a cookie, a wrong bearer, a proxy's):
+    /// GET, or POST with an empty JSON object; `path` may carry a query.
+    pub async fn send_bare(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let mut rb = self
+            .client
+            .request(method.clone(), format!("{}{path}", self.base));
+        if method == reqwest::Method::POST {
+            rb = rb.json(&serde_json::json!({}));
+        }
+        for (name, value) in headers {
+            rb = rb.header(*name, *value);
+        }
+        Self::send(rb).await
+    }
+
+    /// The page through the printed link (`/?token=TOKEN`, no header of the client's own): the
+    /// reply and the value of its header `name`, if it has one.
+    pub async fn open_link(&self, name: &str) -> (Reply, Option<String>) {
+        let token = self.token.as_deref().expect("a server with a token");
+        let r = self
+            .client
+            .get(format!("{}/?token={token}", self.base))
+            .send()
+            .await
+            .expect("a reply");
+        let header = r
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let status = r.status().as_u16();
+        let text = r.text().await.expect("a body");
+        (Reply { status, text }, header)
     }
 
     /// GET `/api/state`, as JSON.

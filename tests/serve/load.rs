@@ -4,7 +4,7 @@
 //! stops reading must be dropped while the others keep up with a flood of events.
 //!
 //! `load_in_brief` runs in CI (50 watchers, 3 pairs of 2 s runs, a loose bound on the NPS).
-//! The full measurement of docs/serve.md (50 watchers, 4 pairs of 60 s runs, NPS within 5%):
+//! The full measurement of docs/results.md (50 watchers, 4 pairs of 60 s runs, NPS within 5%):
 //!     cargo test --release --test serve -- --ignored --nocapture
 
 use crate::common::{Http, Server, TIMEOUT};
@@ -359,7 +359,7 @@ async fn load_in_brief() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "ten minutes: the full measurement of docs/serve.md"]
+#[ignore = "ten minutes: the full measurement of docs/results.md"]
 async fn load_full() {
     let _gate = crate::common::exclusive().await;
     load(Plan {

@@ -4,9 +4,8 @@
 //! without it says what to do; the printed link opens the page whatever the loopback address.
 
 use crate::common::{Server, Watcher};
+use reqwest::Method;
 use serde_json::json;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 #[tokio::test]
 async fn a_token_by_default_and_a_silent_proxy_gets_nothing_without_it() {
@@ -21,34 +20,24 @@ async fn a_token_by_default_and_a_silent_proxy_gets_nothing_without_it() {
     // nginx's plain `proxy_pass`: this machine's own address, Host as the upstream's, no
     // forwarding header. Nothing tells it from a local client, and nothing opens without the
     // token.
-    let client = reqwest::Client::new();
+    let http = server.http();
     let host = format!("127.0.0.1:{}", server.addr.port());
-    for (post, path) in [
-        (false, "/"),
-        (false, "/api/state"),
-        (true, "/api/stop"),
-        (true, "/api/position"),
+    for (method, path) in [
+        (Method::GET, "/"),
+        (Method::GET, "/api/state"),
+        (Method::POST, "/api/stop"),
+        (Method::POST, "/api/position"),
     ] {
-        let url = format!("{}{path}", server.base);
-        let rb = if post {
-            client.post(&url).json(&json!({}))
-        } else {
-            client.get(&url)
-        };
-        let r = rb
-            .header("Host", &host)
-            .header("Connection", "close")
-            .send()
-            .await
-            .expect("reply");
-        assert_eq!(r.status().as_u16(), 401, "{path}");
+        let r = http
+            .send_bare(method, path, &[("Host", &host), ("Connection", "close")])
+            .await;
+        assert_eq!(r.status, 401, "{path}");
     }
     let err = Watcher::connect(&format!("ws://{}/ws", server.addr), None, None)
         .await
         .err();
     assert!(err.is_some_and(|e| e.contains("401")));
     // With the token, all of them.
-    let http = server.http();
     assert_eq!(http.get("/").await.status, 200);
     assert_eq!(http.post("/api/stop", json!({})).await.status, 200);
     assert_eq!(http.post("/api/position", json!({})).await.status, 200);
@@ -61,76 +50,54 @@ async fn after_the_first_load_the_token_travels_in_a_cookie_only() {
     let server = Server::start(&[]);
     let token = server.token.clone().expect("a token");
     let port = server.addr.port();
-    let client = reqwest::Client::new();
     // The printed link: the page, and a cookie for this server's port (cookies are per host,
     // not per port: another server on this machine keeps its own).
-    let r = client
-        .get(format!("{}/?token={token}", server.base))
-        .send()
-        .await
-        .expect("reply");
-    assert_eq!(r.status().as_u16(), 200);
-    let set = r
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .expect("a cookie")
-        .to_string();
+    let http = server.http();
+    let (r, set) = http.open_link("set-cookie").await;
+    assert_eq!(r.status, 200);
+    let set = set.expect("a cookie");
     assert_eq!(
         set,
         format!("pao_token_{port}={token}; Path=/; HttpOnly; SameSite=Strict")
     );
-    let page = r.text().await.expect("the page");
     assert!(
-        !page.contains("?token="),
+        !r.text.contains("?token="),
         "the page's script puts no token in an address"
     );
     let cookie = format!("pao_token_{port}={token}");
     // A reload, the API and the WebSocket with the cookie alone.
     for path in ["/", "/api/state"] {
-        let r = client
-            .get(format!("{}{path}", server.base))
-            .header("Cookie", &cookie)
-            .send()
-            .await
-            .expect("reply");
-        assert_eq!(r.status().as_u16(), 200, "{path}");
+        let r = http
+            .send_bare(Method::GET, path, &[("Cookie", &cookie)])
+            .await;
+        assert_eq!(r.status, 200, "{path}");
     }
-    let r = client
-        .post(format!("{}/api/stop", server.base))
-        .header("Cookie", format!("other=1; {cookie}"))
-        .json(&json!({}))
-        .send()
-        .await
-        .expect("reply");
-    assert_eq!(r.status().as_u16(), 200);
-    let mut request = format!("ws://{}/ws", server.addr)
-        .into_client_request()
-        .expect("a request");
-    request
-        .headers_mut()
-        .insert("Cookie", HeaderValue::from_str(&cookie).expect("a header"));
-    let (ws, _) = tokio_tungstenite::connect_async(request)
+    let r = http
+        .send_bare(
+            Method::POST,
+            "/api/stop",
+            &[("Cookie", &format!("other=1; {cookie}"))],
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    let ws = server
+        .upgrade_with("Cookie", &cookie)
         .await
         .expect("a watcher with the cookie");
     Watcher::from_stream(ws).await.expect("the state");
     // The token in any other address is not taken: it would reach a proxy's log.
     for path in ["/api/state", "/ws"] {
-        let r = client
-            .get(format!("{}{path}?token={token}", server.base))
-            .send()
-            .await
-            .expect("reply");
-        assert_eq!(r.status().as_u16(), 401, "{path}");
+        let r = http
+            .send_bare(Method::GET, &format!("{path}?token={token}"), &[])
+            .await;
+        assert_eq!(r.status, 401, "{path}");
     }
     // Another port's cookie is not this server's.
-    let r = client
-        .get(format!("{}/api/state", server.base))
-        .header("Cookie", format!("pao_token_{}={token}", port + 1))
-        .send()
-        .await
-        .expect("reply");
-    assert_eq!(r.status().as_u16(), 401);
+    let other = format!("pao_token_{}={token}", port + 1);
+    let r = http
+        .send_bare(Method::GET, "/api/state", &[("Cookie", &other)])
+        .await;
+    assert_eq!(r.status, 401);
 }
 
 #[tokio::test]
@@ -138,30 +105,23 @@ async fn the_page_without_its_token_says_what_to_do() {
     let _gate = crate::common::shared().await;
     let server = Server::start(&[]);
     let port = server.addr.port();
-    let client = reqwest::Client::new();
+    let http = server.http();
     // A reload once the cookie is gone (another browser, a server started again with a new
     // token): the page's address without the token.
-    for cookie in [None, Some(format!("pao_token_{port}=0123456789abcdef"))] {
-        let mut rb = client.get(format!("{}/", server.base));
-        if let Some(c) = &cookie {
-            rb = rb.header("Cookie", c);
-        }
-        let r = rb.send().await.expect("reply");
-        assert_eq!(r.status().as_u16(), 401);
+    let stale = format!("pao_token_{port}=0123456789abcdef");
+    for headers in [&[][..], &[("Cookie", stale.as_str())][..]] {
+        let r = http.send_bare(Method::GET, "/", headers).await;
+        assert_eq!(r.status, 401);
         assert_eq!(
-            r.text().await.expect("body"),
+            r.text,
             "missing or wrong token: open the address that pao serve printed when it started \
              (it ends in /?token=...)\n",
-            "{cookie:?}"
+            "{headers:?}"
         );
     }
     // The API's refusal stays short.
-    let r = client
-        .get(format!("{}/api/state", server.base))
-        .send()
-        .await
-        .expect("reply");
-    assert_eq!(r.text().await.expect("body"), "missing or wrong token\n");
+    let r = http.send_bare(Method::GET, "/api/state", &[]).await;
+    assert_eq!(r.text, "missing or wrong token\n");
 }
 
 #[tokio::test]

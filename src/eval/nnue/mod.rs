@@ -12,11 +12,12 @@ pub use file::{Activation, NetError, Network};
 
 use std::sync::{Arc, OnceLock};
 
-/// The net file compiled into the binary: generation 3, H = 256 (docs/network.md, "Generations").
+/// The net file compiled into the binary: generation 4, H = 256 (docs/strength-log.md,
+/// "The network's generations").
 const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("default.nnue"));
 
 /// Whether the network evaluates by default (`UseNNUE`): the embedded net beat the
-/// hand-written evaluation in games (docs/network.md, "Generations").
+/// hand-written evaluation in games (docs/strength-log.md, "The network's generations").
 pub const USE_BY_DEFAULT: bool = true;
 
 /// The embedded net file's bytes, as built in: its hash names it, as that of a copy would, and

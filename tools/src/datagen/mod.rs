@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use writer::OrderedWriter;
 
 /// Nodes per move of self-play unless told otherwise: at equal CPU, data made at 2,500 nodes
-/// a move trains a better net than at 5,000 (docs/network.md, "Self-play data"). `generation`
+/// a move trains a better net than at 5,000 (docs/strength-log.md, "Self-play at 2,500 nodes a move"). `generation`
 /// and `generation decide` take the same default.
 pub const DEFAULT_NODES: u64 = 2500;
 

@@ -109,7 +109,7 @@ pub struct Facts {
 
 /// The SPRT accepted `candidate`: writes `dir/accepted.nnue` (the candidate with the generation
 /// appended to its provenance) and `dir/row.md` (a row for the generations table of
-/// docs/network.md). Returns the accepted net's path.
+/// docs/strength-log.md). Returns the accepted net's path.
 pub fn accept(dir: &Path, candidate: &Path, facts: &Facts) -> Result<PathBuf, String> {
     let mut net = Network::load(&candidate.display().to_string())
         .map_err(|e| format!("{}: {e}", candidate.display()))?;

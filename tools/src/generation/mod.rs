@@ -2,7 +2,7 @@
 //! Self-play data from the current net, training warm-started from it on this data and on
 //! whatever data of earlier generations is still on the machine, a fixed-node screen, the SPRT
 //! against the current net, and, when the SPRT accepts, the new net with its provenance and a
-//! row for the generations table (docs/network.md).
+//! row for the generations table (docs/strength-log.md).
 //!
 //! Every stage keeps its result in the generation's directory (`DIR/gen-CHECKSUM/`, named by
 //! the current net's checksum, holding that net's bytes as `current.nnue`, which every stage

@@ -325,7 +325,7 @@ mod tests {
         let d = parse(&args("--data a.bin")).expect("valid");
         assert!(d.psqt);
         // The defaults are the settings of generation 0's embedded net (docs/network.md,
-        // Generations).
+        // "What the generations taught").
         assert_eq!(
             (d.epochs, d.batch, d.wdl, d.hidden, d.weight_decay),
             (8, 1024, 0.3, 64, 0.3)
