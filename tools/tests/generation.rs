@@ -4,30 +4,11 @@
 //! job) takes the net and writes its row only when the SPRT's report accepts it, and
 //! `generation seed` prints the default self-play seed.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
 
-fn tools(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pao-tools"))
-        .args(args)
-        .output()
-        .expect("run pao-tools");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
-
-fn engine() -> PathBuf {
-    let pao = PathBuf::from(env!("CARGO_BIN_EXE_pao-tools")).with_file_name("pao");
-    assert!(
-        pao.is_file(),
-        "{} not built: run cargo test --workspace",
-        pao.display()
-    );
-    pao
-}
+use std::path::Path;
+use support::generation::{args, games, generation_dir, synth_data};
+use support::tools;
 
 /// The embedded net and its body checksum (the net file header's bytes 40-48).
 fn embedded() -> (pao::eval::nnue::Network, String) {
@@ -37,45 +18,11 @@ fn embedded() -> (pao::eval::nnue::Network, String) {
     (net, format!("{checksum:016x}"))
 }
 
-fn generation_dir(root: &Path) -> PathBuf {
-    let dirs: Vec<PathBuf> = std::fs::read_dir(root)
-        .expect("data dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    assert_eq!(dirs.len(), 1, "{dirs:?}");
-    dirs[0].clone()
-}
-
 #[test]
 fn a_generation_runs_every_stage_and_a_second_run_continues_from_its_state() {
     let root = std::env::temp_dir().join(format!("pao-generation-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    let pao = engine();
-    let args = [
-        "generation",
-        "--dir",
-        root.to_str().expect("utf-8"),
-        "--engine",
-        pao.to_str().expect("utf-8"),
-        "--minutes",
-        "20",
-        "--threads",
-        "2",
-        "--nodes",
-        "200",
-        "--data-positions",
-        "400",
-        "--epochs",
-        "1",
-        "--screen-games",
-        "2",
-        "--screen-nodes",
-        "300",
-        "--sprt-nodes",
-        "300",
-        "--sprt-games",
-        "2",
-    ];
+    let args = args(&root, &["--threads", "2"]);
     let (code, out, err) = tools(&args);
     assert_eq!(code, 0, "{out}\n{err}");
     for line in [
@@ -106,18 +53,13 @@ fn a_generation_runs_every_stage_and_a_second_run_continues_from_its_state() {
         assert!(gen.join(file).is_file(), "no {file} in {}", gen.display());
     }
     // Two games cannot accept anything: the new net is not taken, and that is the decision.
-    let state = std::fs::read_to_string(gen.join("state.txt")).expect("state");
+    let state = support::generation::state(&gen);
     assert!(
         state.contains("decision not taken: the SPRT did not accept it"),
         "{state}"
     );
     assert!(!gen.join("accepted.nnue").exists());
-    let screen_games = std::fs::read_to_string(gen.join("screen.tsv"))
-        .expect("screen results")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .count();
-    assert_eq!(screen_games, 2);
+    assert_eq!(games(&gen.join("screen.tsv")), 2);
     let candidate = pao::eval::nnue::Network::load(gen.join("candidate.nnue").to_str().unwrap())
         .expect("the candidate loads");
     assert_eq!(candidate.hidden, net.hidden);
@@ -205,14 +147,7 @@ fn decide_takes_the_net_only_when_the_sprt_accepts_it_and_writes_its_row() {
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).expect("temp dir");
     let data = root.join("data.bin");
-    let (code, _, err) = tools(&[
-        "synth-data",
-        "--positions",
-        "50",
-        "--out",
-        data.to_str().expect("utf-8"),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    synth_data(&data, 50);
     let (net, checksum) = embedded();
     let candidate = root.join("candidate.nnue");
     std::fs::write(&candidate, net.to_bytes()).expect("candidate written");
@@ -255,7 +190,7 @@ fn decide_takes_the_net_only_when_the_sprt_accepts_it_and_writes_its_row() {
         assert!(row.contains(part), "no '{part}' in {row}");
     }
     assert!(row.starts_with("| 20") && row.ends_with(" |\n"), "{row}");
-    let state = std::fs::read_to_string(gen.join("state.txt")).expect("state");
+    let state = support::generation::state(&gen);
     for line in [
         format!("decision accepted: {}", accepted.display()),
         format!("net embedded {checksum}"),
@@ -283,7 +218,7 @@ fn decide_takes_the_net_only_when_the_sprt_accepts_it_and_writes_its_row() {
         "{out}"
     );
     assert!(!accepted.exists() && !gen.join("row.md").exists());
-    let state = std::fs::read_to_string(gen.join("state.txt")).expect("state");
+    let state = support::generation::state(&gen);
     assert!(
         state.lines().any(|l| l == format!("decision {decision}")),
         "{state}"
@@ -295,7 +230,7 @@ fn decide_takes_the_net_only_when_the_sprt_accepts_it_and_writes_its_row() {
         "result: elo=-60.0 err=20.0 llr=-3.10 w=1 l=9 d=2 games=12 sprt=rejected",
     );
     assert_eq!(code, 0);
-    let state = std::fs::read_to_string(gen.join("state.txt")).expect("state");
+    let state = support::generation::state(&gen);
     assert!(
         state.contains("decision not taken: the SPRT rejected it (-60.0 ± 20.0 (1-9-2) rejected"),
         "{state}"
