@@ -28,7 +28,8 @@ fn signal(child: &Child, signal: i32) {
     }
 }
 
-/// Runs until stdout prints a line starting with `at`, then sends `sig`; returns stdout.
+/// Runs until stdout prints a line starting with `at`, then sends `sig`; returns stdout. The
+/// run, stopped by the signal, exits with status 128 + its number.
 fn run_killed(args: &[String], at: &str, sig: i32) -> String {
     let mut child = tools()
         .args(args)
@@ -47,8 +48,9 @@ fn run_killed(args: &[String], at: &str, sig: i32) -> String {
             sent = true;
         }
     }
-    child.wait().expect("ends");
+    let status = child.wait().expect("ends");
     assert!(sent, "no line starting with '{at}' in:\n{seen}");
+    assert_eq!(status.code(), Some(128 + sig), "{seen}");
     seen
 }
 

@@ -284,5 +284,10 @@ fn run_generation(args: GenerationArgs) -> Result<(), Failure> {
     let engine = args.engine.clone().unwrap_or_else(default_engine);
     let program = std::env::current_exe().map_err(|e| format!("cannot find pao-tools: {e}"))?;
     signals::install();
-    Ok(stages::Generation::open(args, dir, engine, program)?.run()?)
+    stages::Generation::open(args, dir, engine, program)?.run()?;
+    // The state is saved and the lock released: a stop by a signal still reads as one.
+    match signals::stopped_by() {
+        Some(signal) => Err(Failure::Interrupted(signal)),
+        None => Ok(()),
+    }
 }
