@@ -263,3 +263,56 @@ fn seed_prints_the_default_seed_of_a_generation_from_the_net() {
     assert_eq!(code, 1);
     assert!(err.contains("/nonexistent/net.nnue"), "{err}");
 }
+
+#[test]
+fn match_args_loads_the_current_net_from_its_file_and_refuses_embedded() {
+    let scratch = support::Scratch::new("generation-match-args");
+    let current = scratch.path("current.nnue");
+    let (code, _, err) = tools(&[
+        "generation",
+        "write-net",
+        "--net",
+        "embedded",
+        "--out",
+        &current,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let base = [
+        "generation",
+        "match-args",
+        "--engine",
+        "/bin/pao",
+        "--candidate",
+        "/g/candidate.nnue",
+        "--openings",
+        "/g/openings.txt",
+    ];
+    let (code, out, err) = tools(&[&base[..], &["--net", current.as_str()][..]].concat());
+    assert_eq!(code, 0, "{err}");
+    // The current side (after the candidate's four arguments) loads the file.
+    let evalfile = format!("option.EvalFile={current}");
+    assert_eq!(
+        out.lines().skip(4).take(4).collect::<Vec<_>>(),
+        ["--engine", "name=current", "cmd=/bin/pao", &evalfile]
+    );
+    // The engine's own net need not be the generation's: refused, and so is a net that is not.
+    let (code, out, err) = tools(&[&base[..], &["--net", "embedded"][..]].concat());
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "pao-tools generation: --net embedded: the current side would play whatever net the \
+         engine was built with; give the generation's current.nnue (pao-tools generation \
+         write-net --net NET --out DIR/current.nnue writes it)\n"
+    );
+    let missing = scratch.path("missing.nnue");
+    let (code, _, err) = tools(&[&base[..], &["--net", missing.as_str()][..]].concat());
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with(&format!("pao-tools generation: --net {missing}: ")),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, _, err) = tools(&base);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--net <NET>"), "{err}");
+}

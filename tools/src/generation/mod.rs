@@ -75,8 +75,8 @@ enum GenerationCommand {
         /// The candidate net file.
         #[arg(long)]
         candidate: String,
-        /// The current net: a net file, or `embedded`.
-        #[arg(long, default_value = "embedded")]
+        /// The current net's file: the generation's current.nnue (`write-net` writes it).
+        #[arg(long)]
         net: String,
         /// Table size of each engine, MiB.
         #[arg(long, default_value_t = 16)]
