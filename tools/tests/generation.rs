@@ -1,13 +1,15 @@
 //! `pao-tools generation` end to end on a tiny budget: every stage runs through the real
-//! programs and leaves its files, a second run continues from the state instead of redoing
-//! work, and bad arguments get one error line. `generation decide` (the Slurm pipeline's last
+//! programs and leaves its files, later runs continue from the state instead of redoing work
+//! (an SPRT left undecided by a cap of games or by the end of the budget continues from its
+//! results file, and is rejected undecided only at the cap the user gives), and bad arguments
+//! get one error line. `generation decide` (the Slurm pipeline's last
 //! job) takes the net and writes its row only when the SPRT's report accepts it, and
 //! `generation seed` prints the default self-play seed.
 
 mod support;
 
 use std::path::Path;
-use support::generation::{args, games, generation_dir, synth_data};
+use support::generation::{args, games, generation_dir, synth_data, value};
 use support::tools;
 
 /// The embedded net and its body checksum (the net file header's bytes 40-48).
@@ -52,12 +54,24 @@ fn a_generation_runs_every_stage_and_a_second_run_continues_from_its_state() {
     ] {
         assert!(gen.join(file).is_file(), "no {file} in {}", gen.display());
     }
-    // Two games cannot accept anything: the new net is not taken, and that is the decision.
+    // Two games cannot decide anything: the SPRT waits for the next run, with its results.
     let state = support::generation::state(&gen);
+    assert_eq!(value(&state, "decision"), None, "{state}");
+    let candidate_sum = value(&state, "candidate").expect("a candidate").to_string();
+    let results = gen.join("sprt.tsv");
+    let waits = value(&state, "sprt_undecided").expect("an SPRT under way");
+    let progress = waits
+        .strip_suffix(&format!(", {}", results.display()))
+        .expect("the results file");
+    assert!(progress.starts_with("2 games, LLR "), "{state}");
     assert!(
-        state.contains("decision not taken: the SPRT did not accept it"),
-        "{state}"
+        out.contains(&format!(
+            "generation: the SPRT of candidate {candidate_sum} is undecided after {progress} \
+             (bounds -2.94, 2.94): run the same command to continue it"
+        )),
+        "{out}"
     );
+    assert_eq!(games(&results), 2);
     assert!(!gen.join("accepted.nnue").exists());
     assert_eq!(games(&gen.join("screen.tsv")), 2);
     let candidate = pao::eval::nnue::Network::load(gen.join("candidate.nnue").to_str().unwrap())
@@ -70,12 +84,73 @@ fn a_generation_runs_every_stage_and_a_second_run_continues_from_its_state() {
         "{}",
         candidate.provenance
     );
-    // The second run redoes nothing.
+    // The second run redoes nothing and continues the SPRT until its budget (of its own: the
+    // earlier runs' minutes do not count against an SPRT under way) runs out.
     let data = std::fs::metadata(gen.join("data.bin")).expect("data").len();
-    let (code, out, err) = tools(&args);
+    // One game at a time, so that the games stopped by the budget leave no gap in the file.
+    let short = ["--threads", "1", "--minutes", "0.2", "--sprt-games", "1000"];
+    let (code, out, err) = tools(&support::generation::args(&root, &short));
     assert_eq!(code, 0, "{out}\n{err}");
-    assert!(out.contains("already decided: not taken"), "{out}");
     assert!(!out.contains("stage 1/4"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "generation: continuing the SPRT of candidate {candidate_sum}: {progress}\n"
+        )),
+        "{out}"
+    );
+    let state = support::generation::state(&gen);
+    let waits = value(&state, "sprt_undecided").expect("an SPRT under way");
+    let played = games(&results);
+    assert!(played > 2, "{played}");
+    assert!(
+        waits.starts_with(&format!("{played} games, LLR ")),
+        "{state}"
+    );
+    assert!(
+        out.contains(&format!(
+            "generation: out of time in the sprt stage: the SPRT of candidate {candidate_sum} \
+             is undecided after {played} games, LLR "
+        )),
+        "{out}"
+    );
+    // A state file written before the SPRT could wait (no sprt_undecided, --sprt-games
+    // recorded as a setting) still loads: its SPRT continues within the rest of the budget.
+    let old: String = state
+        .lines()
+        .filter(|l| !l.starts_with("sprt_undecided "))
+        .map(|l| format!("{l}\n"))
+        .chain(["setting_sprt_games 2\n".to_string()])
+        .collect();
+    std::fs::write(gen.join("state.txt"), old).expect("written");
+    // With a cap given, an SPRT still undecided there is rejected, as asked.
+    let cap = (played + 2).to_string();
+    let more = ["--minutes", "20", "--sprt-cap", cap.as_str()];
+    let capped = support::generation::args(&root, &[&short[..], &more[..]].concat());
+    let (code, out, err) = tools(&capped);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!(
+            "generation: continuing the SPRT of candidate {candidate_sum}: {played} games, LLR "
+        )),
+        "{out}"
+    );
+    assert_eq!(games(&results), played + 2);
+    let state = support::generation::state(&gen);
+    let decision = value(&state, "decision").expect("decided");
+    assert!(
+        decision.starts_with(&format!(
+            "not taken: the SPRT was undecided at cap {cap}, rejected as asked ("
+        )),
+        "{state}"
+    );
+    assert_eq!(value(&state, "sprt_undecided"), None, "{state}");
+    assert!(!gen.join("accepted.nnue").exists());
+    let (code, out, err) = tools(&capped);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!("already decided: {decision}")),
+        "{out}"
+    );
     assert_eq!(
         std::fs::metadata(gen.join("data.bin")).expect("data").len(),
         data

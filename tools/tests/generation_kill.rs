@@ -16,9 +16,11 @@ fn tools() -> Command {
     Command::new(support::BIN)
 }
 
-/// The arguments of a tiny generation in `root` with a progress line every second, and `more`.
+/// The arguments of a tiny generation in `root` with a progress line every second, an SPRT
+/// that ends at its two games (rejected there as asked, when still undecided), and `more`.
 fn args(root: &Path, more: &[&str]) -> Vec<String> {
-    support::generation::args(root, &[&["--report-every", "1"], more].concat())
+    let each = ["--report-every", "1", "--sprt-cap", "2"];
+    support::generation::args(root, &[&each[..], more].concat())
 }
 
 fn signal(child: &Child, signal: i32) {
