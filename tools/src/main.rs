@@ -153,5 +153,6 @@ fn main() {
             eprintln!("pao-tools {name}: {message}");
             std::process::exit(1);
         }
+        Err(Failure::Interrupted(signal)) => std::process::exit(128 + signal),
     }
 }

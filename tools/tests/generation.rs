@@ -1,33 +1,16 @@
 //! `pao-tools generation` end to end on a tiny budget: every stage runs through the real
-//! programs and leaves its files, a second run continues from the state instead of redoing
-//! work, and bad arguments get one error line. `generation decide` (the Slurm pipeline's last
+//! programs and leaves its files, later runs continue from the state instead of redoing work
+//! (an SPRT left undecided by a cap of games or by the end of the budget continues from its
+//! results file, and is rejected undecided only at the cap the user gives), and bad arguments
+//! get one error line. `generation decide` (the Slurm pipeline's last
 //! job) takes the net and writes its row only when the SPRT's report accepts it, and
 //! `generation seed` prints the default self-play seed.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
 
-fn tools(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pao-tools"))
-        .args(args)
-        .output()
-        .expect("run pao-tools");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
-
-fn engine() -> PathBuf {
-    let pao = PathBuf::from(env!("CARGO_BIN_EXE_pao-tools")).with_file_name("pao");
-    assert!(
-        pao.is_file(),
-        "{} not built: run cargo test --workspace",
-        pao.display()
-    );
-    pao
-}
+use std::path::Path;
+use support::generation::{args, games, generation_dir, synth_data, value};
+use support::tools;
 
 /// The embedded net and its body checksum (the net file header's bytes 40-48).
 fn embedded() -> (pao::eval::nnue::Network, String) {
@@ -37,45 +20,11 @@ fn embedded() -> (pao::eval::nnue::Network, String) {
     (net, format!("{checksum:016x}"))
 }
 
-fn generation_dir(root: &Path) -> PathBuf {
-    let dirs: Vec<PathBuf> = std::fs::read_dir(root)
-        .expect("data dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    assert_eq!(dirs.len(), 1, "{dirs:?}");
-    dirs[0].clone()
-}
-
 #[test]
 fn a_generation_runs_every_stage_and_a_second_run_continues_from_its_state() {
     let root = std::env::temp_dir().join(format!("pao-generation-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    let pao = engine();
-    let args = [
-        "generation",
-        "--dir",
-        root.to_str().expect("utf-8"),
-        "--engine",
-        pao.to_str().expect("utf-8"),
-        "--minutes",
-        "20",
-        "--threads",
-        "2",
-        "--nodes",
-        "200",
-        "--data-positions",
-        "400",
-        "--epochs",
-        "1",
-        "--screen-games",
-        "2",
-        "--screen-nodes",
-        "300",
-        "--sprt-nodes",
-        "300",
-        "--sprt-games",
-        "2",
-    ];
+    let args = args(&root, &["--threads", "2"]);
     let (code, out, err) = tools(&args);
     assert_eq!(code, 0, "{out}\n{err}");
     for line in [
@@ -105,19 +54,26 @@ fn a_generation_runs_every_stage_and_a_second_run_continues_from_its_state() {
     ] {
         assert!(gen.join(file).is_file(), "no {file} in {}", gen.display());
     }
-    // Two games cannot accept anything: the new net is not taken, and that is the decision.
-    let state = std::fs::read_to_string(gen.join("state.txt")).expect("state");
+    // Two games cannot decide anything: the SPRT waits for the next run, with its results.
+    let state = support::generation::state(&gen);
+    assert_eq!(value(&state, "decision"), None, "{state}");
+    let candidate_sum = value(&state, "candidate").expect("a candidate").to_string();
+    let results = gen.join("sprt.tsv");
+    let waits = value(&state, "sprt_undecided").expect("an SPRT under way");
+    let progress = waits
+        .strip_suffix(&format!(", {}", results.display()))
+        .expect("the results file");
+    assert!(progress.starts_with("2 games, LLR "), "{state}");
     assert!(
-        state.contains("decision not taken: the SPRT did not accept it"),
-        "{state}"
+        out.contains(&format!(
+            "generation: the SPRT of candidate {candidate_sum} is undecided after {progress} \
+             (bounds -2.94, 2.94): run the same command to continue it"
+        )),
+        "{out}"
     );
+    assert_eq!(games(&results), 2);
     assert!(!gen.join("accepted.nnue").exists());
-    let screen_games = std::fs::read_to_string(gen.join("screen.tsv"))
-        .expect("screen results")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .count();
-    assert_eq!(screen_games, 2);
+    assert_eq!(games(&gen.join("screen.tsv")), 2);
     let candidate = pao::eval::nnue::Network::load(gen.join("candidate.nnue").to_str().unwrap())
         .expect("the candidate loads");
     assert_eq!(candidate.hidden, net.hidden);
@@ -128,12 +84,73 @@ fn a_generation_runs_every_stage_and_a_second_run_continues_from_its_state() {
         "{}",
         candidate.provenance
     );
-    // The second run redoes nothing.
+    // The second run redoes nothing and continues the SPRT until its budget (of its own: the
+    // earlier runs' minutes do not count against an SPRT under way) runs out.
     let data = std::fs::metadata(gen.join("data.bin")).expect("data").len();
-    let (code, out, err) = tools(&args);
+    // One game at a time, so that the games stopped by the budget leave no gap in the file.
+    let short = ["--threads", "1", "--minutes", "0.2", "--sprt-games", "1000"];
+    let (code, out, err) = tools(&support::generation::args(&root, &short));
     assert_eq!(code, 0, "{out}\n{err}");
-    assert!(out.contains("already decided: not taken"), "{out}");
     assert!(!out.contains("stage 1/4"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "generation: continuing the SPRT of candidate {candidate_sum}: {progress}\n"
+        )),
+        "{out}"
+    );
+    let state = support::generation::state(&gen);
+    let waits = value(&state, "sprt_undecided").expect("an SPRT under way");
+    let played = games(&results);
+    assert!(played > 2, "{played}");
+    assert!(
+        waits.starts_with(&format!("{played} games, LLR ")),
+        "{state}"
+    );
+    assert!(
+        out.contains(&format!(
+            "generation: out of time in the sprt stage: the SPRT of candidate {candidate_sum} \
+             is undecided after {played} games, LLR "
+        )),
+        "{out}"
+    );
+    // A state file written before the SPRT could wait (no sprt_undecided, --sprt-games
+    // recorded as a setting) still loads: its SPRT continues within the rest of the budget.
+    let old: String = state
+        .lines()
+        .filter(|l| !l.starts_with("sprt_undecided "))
+        .map(|l| format!("{l}\n"))
+        .chain(["setting_sprt_games 2\n".to_string()])
+        .collect();
+    std::fs::write(gen.join("state.txt"), old).expect("written");
+    // With a cap given, an SPRT still undecided there is rejected, as asked.
+    let cap = (played + 2).to_string();
+    let more = ["--minutes", "20", "--sprt-cap", cap.as_str()];
+    let capped = support::generation::args(&root, &[&short[..], &more[..]].concat());
+    let (code, out, err) = tools(&capped);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!(
+            "generation: continuing the SPRT of candidate {candidate_sum}: {played} games, LLR "
+        )),
+        "{out}"
+    );
+    assert_eq!(games(&results), played + 2);
+    let state = support::generation::state(&gen);
+    let decision = value(&state, "decision").expect("decided");
+    assert!(
+        decision.starts_with(&format!(
+            "not taken: the SPRT was undecided at cap {cap}, rejected as asked ("
+        )),
+        "{state}"
+    );
+    assert_eq!(value(&state, "sprt_undecided"), None, "{state}");
+    assert!(!gen.join("accepted.nnue").exists());
+    let (code, out, err) = tools(&capped);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!("already decided: {decision}")),
+        "{out}"
+    );
     assert_eq!(
         std::fs::metadata(gen.join("data.bin")).expect("data").len(),
         data
@@ -205,14 +222,7 @@ fn decide_takes_the_net_only_when_the_sprt_accepts_it_and_writes_its_row() {
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).expect("temp dir");
     let data = root.join("data.bin");
-    let (code, _, err) = tools(&[
-        "synth-data",
-        "--positions",
-        "50",
-        "--out",
-        data.to_str().expect("utf-8"),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    synth_data(&data, 50);
     let (net, checksum) = embedded();
     let candidate = root.join("candidate.nnue");
     std::fs::write(&candidate, net.to_bytes()).expect("candidate written");
@@ -255,7 +265,7 @@ fn decide_takes_the_net_only_when_the_sprt_accepts_it_and_writes_its_row() {
         assert!(row.contains(part), "no '{part}' in {row}");
     }
     assert!(row.starts_with("| 20") && row.ends_with(" |\n"), "{row}");
-    let state = std::fs::read_to_string(gen.join("state.txt")).expect("state");
+    let state = support::generation::state(&gen);
     for line in [
         format!("decision accepted: {}", accepted.display()),
         format!("net embedded {checksum}"),
@@ -283,7 +293,7 @@ fn decide_takes_the_net_only_when_the_sprt_accepts_it_and_writes_its_row() {
         "{out}"
     );
     assert!(!accepted.exists() && !gen.join("row.md").exists());
-    let state = std::fs::read_to_string(gen.join("state.txt")).expect("state");
+    let state = support::generation::state(&gen);
     assert!(
         state.lines().any(|l| l == format!("decision {decision}")),
         "{state}"
@@ -295,7 +305,7 @@ fn decide_takes_the_net_only_when_the_sprt_accepts_it_and_writes_its_row() {
         "result: elo=-60.0 err=20.0 llr=-3.10 w=1 l=9 d=2 games=12 sprt=rejected",
     );
     assert_eq!(code, 0);
-    let state = std::fs::read_to_string(gen.join("state.txt")).expect("state");
+    let state = support::generation::state(&gen);
     assert!(
         state.contains("decision not taken: the SPRT rejected it (-60.0 ± 20.0 (1-9-2) rejected"),
         "{state}"
@@ -327,4 +337,57 @@ fn seed_prints_the_default_seed_of_a_generation_from_the_net() {
     let (code, _, err) = tools(&["generation", "seed", "--net", "/nonexistent/net.nnue"]);
     assert_eq!(code, 1);
     assert!(err.contains("/nonexistent/net.nnue"), "{err}");
+}
+
+#[test]
+fn match_args_loads_the_current_net_from_its_file_and_refuses_embedded() {
+    let scratch = support::Scratch::new("generation-match-args");
+    let current = scratch.path("current.nnue");
+    let (code, _, err) = tools(&[
+        "generation",
+        "write-net",
+        "--net",
+        "embedded",
+        "--out",
+        &current,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let base = [
+        "generation",
+        "match-args",
+        "--engine",
+        "/bin/pao",
+        "--candidate",
+        "/g/candidate.nnue",
+        "--openings",
+        "/g/openings.txt",
+    ];
+    let (code, out, err) = tools(&[&base[..], &["--net", current.as_str()][..]].concat());
+    assert_eq!(code, 0, "{err}");
+    // The current side (after the candidate's four arguments) loads the file.
+    let evalfile = format!("option.EvalFile={current}");
+    assert_eq!(
+        out.lines().skip(4).take(4).collect::<Vec<_>>(),
+        ["--engine", "name=current", "cmd=/bin/pao", &evalfile]
+    );
+    // The engine's own net need not be the generation's: refused, and so is a net that is not.
+    let (code, out, err) = tools(&[&base[..], &["--net", "embedded"][..]].concat());
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "pao-tools generation: --net embedded: the current side would play whatever net the \
+         engine was built with; give the generation's current.nnue (pao-tools generation \
+         write-net --net NET --out DIR/current.nnue writes it)\n"
+    );
+    let missing = scratch.path("missing.nnue");
+    let (code, _, err) = tools(&[&base[..], &["--net", missing.as_str()][..]].concat());
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with(&format!("pao-tools generation: --net {missing}: ")),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, _, err) = tools(&base);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--net <NET>"), "{err}");
 }

@@ -3,84 +3,24 @@
 //! refuses (a second writer, changed settings, a changed candidate, a window that cannot be
 //! read, data of other settings, a mostly broken data file) gets one line.
 
+mod support;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use support::generation::{datagen, decision, generation_dir, number, refused, state, synth_data};
+use support::{tools as run, Scratch};
 
 fn tools() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pao-tools"))
+    Command::new(support::BIN)
 }
 
-fn engine() -> String {
-    let pao = PathBuf::from(env!("CARGO_BIN_EXE_pao-tools")).with_file_name("pao");
-    assert!(
-        pao.is_file(),
-        "{} not built: run cargo test --workspace",
-        pao.display()
-    );
-    pao.display().to_string()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pao-genkill-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// The arguments of a tiny generation in `root`, with `more` (a flag given there replaces
-/// its default here).
+/// The arguments of a tiny generation in `root` with a progress line every second, an SPRT
+/// that ends at its two games (rejected there as asked, when still undecided), and `more`.
 fn args(root: &Path, more: &[&str]) -> Vec<String> {
-    let mut a: Vec<String> = [
-        "generation",
-        "--dir",
-        root.to_str().expect("utf-8"),
-        "--engine",
-        &engine(),
-        "--minutes",
-        "20",
-        "--threads",
-        "1",
-        "--nodes",
-        "200",
-        "--data-positions",
-        "400",
-        "--epochs",
-        "1",
-        "--screen-games",
-        "2",
-        "--screen-nodes",
-        "300",
-        "--sprt-nodes",
-        "300",
-        "--sprt-games",
-        "2",
-        "--report-every",
-        "1",
-    ]
-    .map(String::from)
-    .to_vec();
-    let mut rest = more.iter();
-    while let Some(flag) = rest.next() {
-        match a.iter().position(|x| x == flag) {
-            Some(i) if flag.starts_with("--") && !["--retry"].contains(flag) => {
-                a[i + 1] = rest.next().expect("a value").to_string();
-            }
-            _ => a.push(flag.to_string()),
-        }
-    }
-    a
-}
-
-/// Runs to the end: exit code, stdout, stderr.
-fn run(args: &[String]) -> (i32, String, String) {
-    let out = tools().args(args).output().expect("run pao-tools");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
+    let each = ["--report-every", "1", "--sprt-cap", "2"];
+    support::generation::args(root, &[&each[..], more].concat())
 }
 
 fn signal(child: &Child, signal: i32) {
@@ -90,7 +30,8 @@ fn signal(child: &Child, signal: i32) {
     }
 }
 
-/// Runs until stdout prints a line starting with `at`, then sends `sig`; returns stdout.
+/// Runs until stdout prints a line starting with `at`, then sends `sig`; returns stdout. The
+/// run, stopped by the signal, exits with status 128 + its number.
 fn run_killed(args: &[String], at: &str, sig: i32) -> String {
     let mut child = tools()
         .args(args)
@@ -109,33 +50,10 @@ fn run_killed(args: &[String], at: &str, sig: i32) -> String {
             sent = true;
         }
     }
-    child.wait().expect("ends");
+    let status = child.wait().expect("ends");
     assert!(sent, "no line starting with '{at}' in:\n{seen}");
+    assert_eq!(status.code(), Some(128 + sig), "{seen}");
     seen
-}
-
-fn generation_dir(root: &Path) -> PathBuf {
-    std::fs::read_dir(root)
-        .expect("data dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("gen-"))
-        })
-        .expect("a generation directory")
-}
-
-fn state(dir: &Path) -> String {
-    std::fs::read_to_string(dir.join("state.txt")).expect("state")
-}
-
-fn number(state: &str, key: &str) -> f64 {
-    state
-        .lines()
-        .find_map(|l| l.strip_prefix(&format!("{key} ")))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0)
 }
 
 /// Whether anyone holds the lock of `target` (a writer still running).
@@ -148,25 +66,19 @@ fn locked(target: &Path) -> bool {
     file.try_lock().is_err()
 }
 
-fn decision(state: &str) -> String {
-    state
-        .lines()
-        .find_map(|l| l.strip_prefix("decision "))
-        .expect("decided")
-        .to_string()
-}
-
 #[test]
 fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() {
     // Enough data that self-play lasts a few seconds.
     let more = ["--data-positions", "30000"];
-    let alone = temp("alone");
-    let (code, out, err) = run(&args(&alone, &more));
+    let alone_scratch = Scratch::new("genkill-alone");
+    let alone = alone_scratch.dir();
+    let (code, out, err) = run(&args(alone, &more));
     assert_eq!(code, 0, "{out}\n{err}");
-    let reference = generation_dir(&alone);
+    let reference = generation_dir(alone);
 
-    let root = temp("killed");
-    let a = args(&root, &more);
+    let root_scratch = Scratch::new("genkill-killed");
+    let root = root_scratch.dir();
+    let a = args(root, &more);
     // SIGKILL in the data stage: the parent dies without a word; its datagen dies with it
     // (no writer left on data.bin), and the time spent until the last tick is kept.
     let mut child = tools()
@@ -200,7 +112,7 @@ fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() 
         assert!(Instant::now() < until, "datagen outlived its generation");
         std::thread::sleep(Duration::from_millis(50));
     }
-    let gen = generation_dir(&root);
+    let gen = generation_dir(root);
     let spent = number(&state(&gen), "spent_seconds");
     assert!(spent >= 2.0, "{}", state(&gen));
 
@@ -249,27 +161,16 @@ fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() 
         kind(decision(&state(&gen))),
         kind(decision(&state(&reference)))
     );
-    std::fs::remove_dir_all(&alone).ok();
-    std::fs::remove_dir_all(&root).ok();
 }
 
 #[test]
 fn a_second_writer_is_refused_naming_the_first() {
-    let root = temp("writer");
+    let root_scratch = Scratch::new("genkill-writer");
+    let root = root_scratch.dir();
     let data = root.join("d.bin");
     let d = data.to_str().expect("utf-8");
     let mut first = tools()
-        .args([
-            "datagen",
-            "--out",
-            d,
-            "--threads",
-            "1",
-            "--nodes",
-            "200",
-            "--games",
-            "1000",
-        ])
+        .args(datagen(d, "200", "1000"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -279,57 +180,34 @@ fn a_second_writer_is_refused_naming_the_first() {
         assert!(started.elapsed() < Duration::from_secs(30), "no lock");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let out = tools()
-        .args([
-            "datagen",
-            "--out",
-            d,
-            "--threads",
-            "1",
-            "--nodes",
-            "200",
-            "--games",
-            "1",
-        ])
-        .output()
-        .expect("runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(
-        err.contains(&format!(
+    refused(
+        &run(&datagen(d, "200", "1")),
+        &format!(
             "{d} is being written by another process (pid {}: pao-tools datagen)",
             first.id()
-        )),
-        "{err}"
+        ),
     );
     // A match's results file: the same (the lock held here, as a running match holds it).
     let results = root.join("results.tsv");
     let held = std::fs::File::create(root.join("results.tsv.lock")).expect("lock file");
     held.lock().expect("locked");
     std::fs::write(root.join("results.tsv.lock"), "pid 1: pao-tools match\n").expect("named");
-    let out = tools()
-        .args([
-            "match",
-            "--engine",
-            "name=a",
-            "cmd=/bin/true",
-            "--engine",
-            "name=b",
-            "cmd=/bin/true",
-        ])
-        .args([
-            "--games",
-            "2",
-            "--nodes",
-            "100",
-            "--resume",
-            results.to_str().expect("utf-8"),
-        ])
-        .output()
-        .expect("runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let (code, _, err) = run(&[
+        "match",
+        "--engine",
+        "name=a",
+        "cmd=/bin/true",
+        "--engine",
+        "name=b",
+        "cmd=/bin/true",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--resume",
+        results.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 1, "{err}");
     assert!(
         err.contains(&format!(
             "{} is being written by another process (pid 1: pao-tools match)",
@@ -339,7 +217,7 @@ fn a_second_writer_is_refused_naming_the_first() {
     );
     drop(held);
     // A second generation in the same directory: the same.
-    let a = args(&root, &[]);
+    let a = args(root, &[]);
     let gen = root.join("gen-lock");
     std::fs::create_dir_all(&gen).expect("dir");
     signal(&first, libc::SIGTERM);
@@ -354,39 +232,37 @@ fn a_second_writer_is_refused_naming_the_first() {
     let mut lines = BufReader::new(run_one.stdout.take().expect("stdout")).lines();
     let first_line = lines.next().expect("a line").expect("text");
     assert!(first_line.starts_with("generation: "), "{first_line}");
-    let (code, _, err) = run(&a);
+    let second = run(&a);
     signal(&run_one, libc::SIGTERM);
     run_one.wait().expect("ends");
-    assert_eq!(code, 1, "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(
-        err.contains("generation is being written by another process (pid "),
-        "{err}"
+    refused(
+        &second,
+        "generation is being written by another process (pid ",
     );
-    std::fs::remove_dir_all(&root).ok();
 }
 
 #[test]
 fn a_changed_setting_is_refused_and_retry_starts_a_new_attempt_on_the_same_data() {
-    let root = temp("settings");
-    let (code, out, err) = run(&args(&root, &[]));
+    let root_scratch = Scratch::new("genkill-settings");
+    let root = root_scratch.dir();
+    let (code, out, err) = run(&args(root, &[]));
     assert_eq!(code, 0, "{out}\n{err}");
-    let gen = generation_dir(&root);
+    let gen = generation_dir(root);
     let data = std::fs::read(gen.join("data.bin")).expect("data");
     for (flag, was, now) in [
         ("--epochs", "1", "2"),
         ("--window-files", "1", "0"),
         ("--lr", "0.001", "0.0003"),
     ] {
-        let (code, _, err) = run(&args(&root, &[flag, now]));
-        assert_eq!(code, 1, "{err}");
-        assert_eq!(err.trim().lines().count(), 1, "{err}");
-        assert!(
-            err.contains(&format!("this generation runs with {flag} {was}, not {now}; run it with {flag} {was}, or give --retry")),
-            "{err}"
+        refused(
+            &run(&args(root, &[flag, now])),
+            &format!(
+                "this generation runs with {flag} {was}, not {now}; run it with {flag} {was}, \
+                 or give --retry"
+            ),
         );
     }
-    let (code, out, err) = run(&args(&root, &["--epochs", "2", "--retry"]));
+    let (code, out, err) = run(&args(root, &["--epochs", "2", "--retry"]));
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("--retry: attempt 2"), "{out}");
     assert!(!out.contains("stage 1/4"), "{out}");
@@ -399,99 +275,62 @@ fn a_changed_setting_is_refused_and_retry_starts_a_new_attempt_on_the_same_data(
     assert_eq!(std::fs::read(gen.join("data.bin")).expect("data"), data);
     // The first attempt's files are untouched, and later runs continue the second.
     assert!(state(&gen).contains("setting_epochs 1\n"));
-    let (code, out, _) = run(&args(&root, &["--epochs", "2"]));
+    let (code, out, _) = run(&args(root, &["--epochs", "2"]));
     assert_eq!(code, 0);
     assert!(out.contains("already decided"), "{out}");
-    std::fs::remove_dir_all(&root).ok();
 }
 
 #[test]
 fn a_changed_candidate_and_a_lost_window_file_are_refused_and_nothing_is_deleted() {
-    let root = temp("candidate");
+    let root_scratch = Scratch::new("genkill-candidate");
+    let root = root_scratch.dir();
     let extra = root.join("extra.bin");
-    let out = tools()
-        .args([
-            "synth-data",
-            "--positions",
-            "50",
-            "--out",
-            extra.to_str().expect("utf-8"),
-        ])
-        .output()
-        .expect("runs");
-    assert!(out.status.success());
-    let a = args(&root, &["--window", extra.to_str().expect("utf-8")]);
+    synth_data(&extra, 50);
+    let a = args(root, &["--window", extra.to_str().expect("utf-8")]);
     run_killed(&a, "generation: train: ", libc::SIGTERM);
-    let gen = generation_dir(&root);
+    let gen = generation_dir(root);
     assert!(
         state(&gen).contains(&format!("{}=50", extra.display())),
         "{}",
         state(&gen)
     );
     std::fs::rename(&extra, root.join("moved.bin")).expect("moved");
-    let (code, _, err) = run(&a);
-    assert_eq!(code, 1, "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(
-        err.contains("the training window recorded in") && err.contains("extra.bin"),
-        "{err}"
-    );
+    let lost = run(&a);
+    refused(&lost, "the training window recorded in");
+    assert!(lost.2.contains("extra.bin"), "{}", lost.2);
     assert!(gen.join("data.bin").is_file() && gen.join("state.txt").is_file());
     std::fs::rename(root.join("moved.bin"), &extra).expect("back");
     run_killed(&a, "generation: stage 3/4: screen", libc::SIGTERM);
     // Another net in the candidate's place: its matches would be another net's.
     std::fs::copy(gen.join("current.nnue"), gen.join("candidate.nnue")).expect("copied");
-    let (code, _, err) = run(&a);
-    assert_eq!(code, 1, "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(
-        err.contains("the matches resume only for the same net"),
-        "{err}"
-    );
-    std::fs::remove_dir_all(&root).ok();
+    refused(&run(&a), "the matches resume only for the same net");
 }
 
 #[test]
 fn data_of_other_settings_and_broken_data_are_refused_or_cut() {
-    let root = temp("data");
+    let root_scratch = Scratch::new("genkill-data");
+    let root = root_scratch.dir();
     let data = root.join("d.bin");
     let d = data.to_str().expect("utf-8");
-    let datagen = |nodes: &str, games: &str| {
-        let out = tools()
-            .args([
-                "datagen",
-                "--out",
-                d,
-                "--threads",
-                "1",
-                "--nodes",
-                nodes,
-                "--games",
-                games,
-            ])
-            .output()
-            .expect("runs");
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
+    let play = |nodes: &str, games: &str| {
+        let (code, _, err) = run(&datagen(d, nodes, games));
+        (code, err)
     };
-    let (code, err) = datagen("200", "10");
+    let (code, err) = play("200", "10");
     assert_eq!(code, 0, "{err}");
-    let (code, err) = datagen("300", "11");
-    assert_eq!(code, 1, "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let other = run(&datagen(d, "300", "11"));
+    refused(&other, "was played with other settings (seed=1 nodes=200 ");
     assert!(
-        err.contains("was played with other settings (seed=1 nodes=200 ")
-            && err.contains("this run has seed=1 nodes=300 "),
-        "{err}"
+        other.2.contains("this run has seed=1 nodes=300 "),
+        "{}",
+        other.2
     );
     // 4,096 zero bytes after the games: 128 broken records, cut before appending.
     let good = std::fs::metadata(&data).expect("data").len();
     let mut bytes = std::fs::read(&data).expect("data");
     bytes.extend_from_slice(&[0u8; 4096]);
     std::fs::write(&data, &bytes).expect("written");
-    let (code, err) = datagen("200", "11");
+    let (code, err) = play("200", "11");
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains(&format!(
@@ -506,12 +345,11 @@ fn data_of_other_settings_and_broken_data_are_refused_or_cut() {
     let mut broken = after[..32].to_vec();
     broken.extend(std::iter::repeat_n(0u8, after.len() * 2));
     std::fs::write(&data, &broken).expect("written");
-    let (code, err) = datagen("200", "12");
+    let (code, err) = play("200", "12");
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("most of the file is broken: not appended to"),
         "{err}"
     );
     assert_eq!(std::fs::read(&data).expect("data"), broken);
-    std::fs::remove_dir_all(&root).ok();
 }

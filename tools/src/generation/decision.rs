@@ -86,6 +86,11 @@ pub fn sprt(result: &Outcome, limit: &str) -> (String, Option<String>) {
     (line, decision)
 }
 
+/// The decision when the SPRT is still undecided at the cap of games the user gave.
+pub fn undecided_at_cap(line: &str, cap: u64) -> String {
+    format!("not taken: the SPRT was undecided at cap {cap}, rejected as asked ({line})")
+}
+
 /// What the accepted net's provenance and the row say about the generation.
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
@@ -219,6 +224,15 @@ mod tests {
                 "{decision}"
             );
         }
+    }
+
+    #[test]
+    fn an_undecided_sprt_is_rejected_at_the_cap_given() {
+        assert_eq!(
+            undecided_at_cap("+1.0 ± 9.0 (1-1-2) running, 300 nodes per move", 4),
+            "not taken: the SPRT was undecided at cap 4, rejected as asked (+1.0 ± 9.0 (1-1-2) \
+             running, 300 nodes per move)"
+        );
     }
 
     #[test]

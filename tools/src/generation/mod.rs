@@ -75,8 +75,8 @@ enum GenerationCommand {
         /// The candidate net file.
         #[arg(long)]
         candidate: String,
-        /// The current net: a net file, or `embedded`.
-        #[arg(long, default_value = "embedded")]
+        /// The current net's file: the generation's current.nnue (`write-net` writes it).
+        #[arg(long)]
         net: String,
         /// Table size of each engine, MiB.
         #[arg(long, default_value_t = 16)]
@@ -156,9 +156,14 @@ pub struct GenerationArgs {
     /// Nodes per move in the SPRT instead of a clock (for tests and quick trials).
     #[arg(long)]
     pub sprt_nodes: Option<u64>,
-    /// Most games of the SPRT (undecided after them: the new net is not taken).
+    /// Most games of the SPRT in one run: still undecided after them, the SPRT waits, and the
+    /// next run of the command continues it from its results file.
     #[arg(long, default_value_t = 3000)]
     pub sprt_games: u64,
+    /// Reject the candidate when the SPRT is still undecided after this many games in all (by
+    /// default an undecided SPRT continues run after run until its LLR crosses a bound).
+    #[arg(long)]
+    pub sprt_cap: Option<u64>,
     /// The SPRT's hypotheses, as `pao-tools match --sprt` takes them (normalised Elo).
     #[arg(long, default_value = "elo0=0 elo1=10")]
     pub sprt: String,
@@ -275,14 +280,19 @@ fn run_generation(args: GenerationArgs) -> Result<(), Failure> {
             "--lr must be positive and --weight-decay in [0, 1)".into(),
         ));
     }
-    if args.nodes == 0 || args.epochs == 0 || args.sprt_games == 0 {
+    if args.nodes == 0 || args.epochs == 0 || args.sprt_games == 0 || args.sprt_cap == Some(0) {
         return Err(Failure::Usage(
-            "--nodes, --epochs and --sprt-games must be at least 1".into(),
+            "--nodes, --epochs, --sprt-games and --sprt-cap must be at least 1".into(),
         ));
     }
     let dir = data_dir(args.dir.as_deref()).map_err(Failure::Usage)?;
     let engine = args.engine.clone().unwrap_or_else(default_engine);
     let program = std::env::current_exe().map_err(|e| format!("cannot find pao-tools: {e}"))?;
     signals::install();
-    Ok(stages::Generation::open(args, dir, engine, program)?.run()?)
+    stages::Generation::open(args, dir, engine, program)?.run()?;
+    // The state is saved and the lock released: a stop by a signal still reads as one.
+    match signals::stopped_by() {
+        Some(signal) => Err(Failure::Interrupted(signal)),
+        None => Ok(()),
+    }
 }

@@ -3,15 +3,17 @@
 //! Slurm pipeline (tools/cluster/slurm/submit-generation.sh).
 
 use crate::train::init;
+use pao::eval::nnue::Network;
 
-/// Who plays and how: the candidate first, then the current net, each on one thread, without
-/// its book, from the balanced openings, with resignation and draw adjudication.
+/// Who plays and how: the candidate first, then the current net, each loaded from its file
+/// (never the net the engine embeds, which may be another), each on one thread, without its
+/// book, from the balanced openings, with resignation and draw adjudication.
 pub struct Pairing<'a> {
     /// The engine program both sides run.
     pub engine: &'a str,
     /// The candidate net file.
     pub candidate: &'a str,
-    /// The current net: a net file, or `embedded`.
+    /// The current net's file (a generation's `current.nnue`).
     pub net: &'a str,
     /// Table size of each engine, MiB.
     pub hash: usize,
@@ -23,8 +25,6 @@ impl Pairing<'_> {
     /// `pao-tools match` arguments for the engines, their options, the openings and the
     /// adjudication (the caller adds the games, the clock or nodes, and where results go).
     pub fn args(&self) -> Vec<String> {
-        // The engine plays with its embedded net unless told to load another.
-        let current = (self.net != init::EMBEDDED).then(|| format!("option.EvalFile={}", self.net));
         [
             "--engine".into(),
             "name=candidate".into(),
@@ -33,9 +33,9 @@ impl Pairing<'_> {
             "--engine".into(),
             "name=current".into(),
             format!("cmd={}", self.engine),
+            format!("option.EvalFile={}", self.net),
         ]
         .into_iter()
-        .chain(current)
         .chain(
             [
                 "--each",
@@ -59,12 +59,23 @@ impl Pairing<'_> {
     }
 }
 
-/// Prints the pairing's arguments one per line, for a shell to read with `mapfile -t`.
+/// Prints the pairing's arguments one per line, for a shell to read with `mapfile -t`. The
+/// current net must be a file that loads: `embedded` is refused, since the engine's built-in
+/// net need not be the net the generation started from.
 pub fn print(pairing: &Pairing) -> Result<(), String> {
     let args = pairing.args();
     if let Some(arg) = args.iter().find(|a| a.contains('\n')) {
         return Err(format!("an argument holds a line break: {arg:?}"));
     }
+    if pairing.net == init::EMBEDDED {
+        return Err(format!(
+            "--net {}: the current side would play whatever net the engine was built with; give \
+             the generation's current.nnue (pao-tools generation write-net --net NET --out \
+             DIR/current.nnue writes it)",
+            init::EMBEDDED
+        ));
+    }
+    Network::load(pairing.net).map_err(|e| format!("--net {}: {e}", pairing.net))?;
     for arg in args {
         println!("{arg}");
     }
@@ -86,10 +97,10 @@ mod tests {
     }
 
     #[test]
-    fn the_embedded_net_loads_no_file_and_a_net_file_is_loaded() {
-        let embedded = pairing("embedded").args();
+    fn both_nets_are_loaded_from_their_files() {
+        let args = pairing("/g/current.nnue").args();
         assert_eq!(
-            embedded[..7],
+            args[..15],
             [
                 "--engine",
                 "name=candidate",
@@ -97,17 +108,8 @@ mod tests {
                 "option.EvalFile=/g/candidate.nnue",
                 "--engine",
                 "name=current",
-                "cmd=/bin/pao"
-            ]
-        );
-        assert_eq!(embedded[7], "--each");
-        assert_eq!(embedded.len(), 21);
-        let file = pairing("/g/g3.nnue").args();
-        assert_eq!(file[7], "option.EvalFile=/g/g3.nnue");
-        assert_eq!(file[8..], embedded[7..]);
-        assert_eq!(
-            file[8..15],
-            [
+                "cmd=/bin/pao",
+                "option.EvalFile=/g/current.nnue",
                 "--each",
                 "option.Threads=1",
                 "option.Hash=16",
@@ -117,10 +119,21 @@ mod tests {
                 "/g/openings.txt"
             ]
         );
+        assert_eq!(args.len(), 22);
     }
 
     #[test]
-    fn a_line_break_in_a_path_is_refused() {
+    fn the_embedded_net_a_missing_net_and_a_line_break_are_refused() {
+        let err = print(&pairing("embedded")).unwrap_err();
+        assert!(
+            err.starts_with("--net embedded: the current side would play whatever net"),
+            "{err}"
+        );
+        let err = print(&pairing("/nonexistent/current.nnue")).unwrap_err();
+        assert!(
+            err.starts_with("--net /nonexistent/current.nnue: "),
+            "{err}"
+        );
         let mut p = pairing("embedded");
         p.openings = "/g/open\nings.txt";
         assert!(print(&p).unwrap_err().contains("line break"));

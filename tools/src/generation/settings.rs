@@ -4,8 +4,10 @@
 //! node counts, a window that changed under a resumed training, a match resumed by other
 //! rules). `--retry` starts a new attempt, whose settings are its own.
 //!
-//! The budget (`--minutes`, `--data-share`, `--data-positions`), the threads and the progress
-//! lines are not settings: they may change from one run to the next.
+//! The budget (`--minutes`, `--data-share`, `--data-positions`, the SPRT's games in one run
+//! `--sprt-games` and its cap `--sprt-cap`), the threads and the progress lines are not
+//! settings: they may change from one run to the next. (State files of earlier versions record
+//! `setting_sprt_games`; it is no longer checked.)
 
 use super::state::State;
 use super::GenerationArgs;
@@ -65,7 +67,6 @@ pub fn of(args: &GenerationArgs, seed: u64) -> Vec<(&'static str, &'static str, 
             "--sprt-nodes",
             optional(args.sprt_nodes.map(|n| n.to_string())),
         ),
-        ("sprt_games", "--sprt-games", args.sprt_games.to_string()),
         (
             "sprt",
             "--sprt",

@@ -28,14 +28,17 @@ pub fn install() {
 
 /// The signal that asked the generation to stop, if one did.
 pub fn stopped() -> Option<&'static str> {
-    if !STOP.load(Ordering::Relaxed) {
-        return None;
-    }
-    Some(match SIGNAL.load(Ordering::Relaxed) {
+    stopped_by().map(|signal| match signal {
         #[cfg(unix)]
         libc::SIGINT => "SIGINT",
         _ => "SIGTERM",
     })
+}
+
+/// The number of the signal that asked the generation to stop, if one did.
+pub fn stopped_by() -> Option<i32> {
+    STOP.load(Ordering::Relaxed)
+        .then(|| SIGNAL.load(Ordering::Relaxed))
 }
 
 /// Makes `command`'s child the leader of its own process group (so that stopping it reaches

@@ -1,6 +1,6 @@
-//! The stages of a generation, in order: data, train, screen, SPRT, and the decision. Each
-//! one skips itself when `state.txt` says it is done, and runs its program as a child process
-//! (see child.rs) with the files of the generation's directory.
+//! The stages of a generation, in order: data, train, screen, SPRT (stages/sprt.rs), and the
+//! decision. Each one skips itself when `state.txt` says it is done, and runs its program as a
+//! child process (see child.rs) with the files of the generation's directory.
 
 use super::child::{self, Ended};
 use super::decision::{self, field, outcome, Facts};
@@ -14,14 +14,31 @@ use pao::eval::nnue::Network;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod sprt;
+
 /// The current net's bytes in the generation's directory.
 const CURRENT: &str = "current.nnue";
 
 /// The committed balanced openings, written into the generation's directory for its matches.
 const OPENINGS: &str = include_str!("../../data/balanced-openings.txt");
 
-/// A stage: Ok(false) when the budget ran out (or a signal came) before it finished.
-type Stage = fn(&mut Generation) -> Result<bool, String>;
+/// How far a stage got in this run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Step {
+    /// Finished.
+    Done,
+    /// The budget ran out, or a signal came, before it finished.
+    Stopped,
+    /// The SPRT is undecided and waits for the next run (it said so).
+    Waits,
+}
+
+/// A stage.
+type Stage = fn(&mut Generation) -> Result<Step, String>;
+
+/// The state key of an SPRT left undecided, waiting for the next run: its games and LLR then,
+/// and its results file.
+const SPRT_UNDECIDED: &str = "sprt_undecided";
 
 /// One generation being made.
 pub struct Generation {
@@ -74,7 +91,12 @@ impl Generation {
         }
         settings::check_and_record(&mut state, &args, seed)?;
         let spent = state.number("spent_seconds");
-        let left = (args.minutes * 60.0 - spent).max(0.0);
+        // An SPRT left undecided by an earlier run continues with this run's whole budget.
+        let left = if state.get(SPRT_UNDECIDED).is_some() {
+            args.minutes * 60.0
+        } else {
+            (args.minutes * 60.0 - spent).max(0.0)
+        };
         let threads = args.threads.unwrap_or_else(num_cpus::get).max(1);
         Ok(Generation {
             args,
@@ -190,7 +212,11 @@ impl Generation {
                 continue;
             }
             self.say(&format!("stage {}/4: {name}", n + 1));
-            if !stage(&mut self)? {
+            let step = stage(&mut self)?;
+            if step == Step::Waits {
+                return Ok(());
+            }
+            if step == Step::Stopped {
                 if super::signals::stopped().is_none() {
                     self.say(&format!(
                         "out of time in the {name} stage; run the same command with a larger \
@@ -209,7 +235,7 @@ impl Generation {
     }
 
     /// Self-play with the current net until its share of the budget (or --data-positions).
-    fn data(&mut self) -> Result<bool, String> {
+    fn data(&mut self) -> Result<Step, String> {
         let share = self.args.minutes * 60.0 * self.args.data_share;
         let seconds = (share - self.state.number("data_seconds"))
             .min(self.seconds_left())
@@ -244,7 +270,7 @@ impl Generation {
             // Games under way finish after --seconds: allow them ten minutes.
             let deadline = Instant::now() + Duration::from_secs_f64(seconds + 600.0);
             if !matches!(self.child("data", args, deadline)?, Ended::Finished(_)) {
-                return Ok(false);
+                return Ok(Step::Stopped);
             }
         }
         let positions = if out.exists() {
@@ -266,7 +292,7 @@ impl Generation {
             self.seed,
             self.args.nodes
         ));
-        Ok(true)
+        Ok(Step::Done)
     }
 
     /// The window, as recorded when training started (so that a resumed run trains on the
@@ -304,7 +330,7 @@ impl Generation {
     }
 
     /// Training warm-started from the current net, resumed from its last checkpoint.
-    fn train(&mut self) -> Result<bool, String> {
+    fn train(&mut self) -> Result<Step, String> {
         let chosen = self.window()?;
         let total: u64 = chosen.iter().map(|e| e.positions).sum();
         self.say(&format!(
@@ -349,7 +375,7 @@ impl Generation {
         }
         let deadline = self.deadline;
         if !matches!(self.child("train", args, deadline)?, Ended::Finished(_)) {
-            return Ok(false);
+            return Ok(Step::Stopped);
         }
         let bytes = std::fs::read(self.path("candidate.nnue"))
             .map_err(|e| format!("the trained net: {e}"))?;
@@ -364,7 +390,7 @@ impl Generation {
             field(&candidate.provenance, "val loss ").unwrap_or("-"),
             self.state.number("train_seconds") / 60.0
         ));
-        Ok(true)
+        Ok(Step::Done)
     }
 
     /// The match arguments shared by the screen and the SPRT: the candidate first, both nets
@@ -410,9 +436,9 @@ impl Generation {
 
     /// A fixed-node match; the generation ends here when the candidate is clearly worse (the
     /// top of its 95% interval below zero).
-    fn screen(&mut self) -> Result<bool, String> {
+    fn screen(&mut self) -> Result<Step, String> {
         if self.args.screen_games == 0 {
-            return Ok(true);
+            return Ok(Step::Done);
         }
         let mut args = self.match_args("screen.tsv")?;
         args.extend([
@@ -423,7 +449,7 @@ impl Generation {
         ]);
         let deadline = self.deadline;
         let result = match self.child("screen", args, deadline)? {
-            Ended::OutOfTime(_) | Ended::Stopped(_) => return Ok(false),
+            Ended::OutOfTime(_) | Ended::Stopped(_) => return Ok(Step::Stopped),
             Ended::Finished(r) => r.and_then(|r| outcome(&r)),
         };
         let result = result.ok_or("the screen printed no result line (see screen.log)")?;
@@ -433,38 +459,7 @@ impl Generation {
         if let Some(decision) = decision {
             self.state.set("decision", decision)?;
         }
-        Ok(true)
-    }
-
-    /// The SPRT against the current net.
-    fn sprt(&mut self) -> Result<bool, String> {
-        let mut args = self.match_args("sprt.tsv")?;
-        args.extend([
-            "--games".into(),
-            self.args.sprt_games.to_string(),
-            "--pgnout".into(),
-            self.path("sprt.pgn").display().to_string(),
-        ]);
-        match self.args.sprt_nodes {
-            Some(n) => args.extend(["--nodes".into(), n.to_string()]),
-            None => args.extend(["--tc".into(), self.args.sprt_tc.clone()]),
-        }
-        args.push("--sprt".into());
-        args.extend(self.args.sprt.split_whitespace().map(String::from));
-        let deadline = self.deadline;
-        let result = match self.child("sprt", args, deadline)? {
-            Ended::OutOfTime(_) | Ended::Stopped(_) => return Ok(false),
-            Ended::Finished(r) => r.and_then(|r| outcome(&r)),
-        };
-        let result = result.ok_or("the SPRT printed no result line (see sprt.log)")?;
-        let limit = decision::sprt_limit(self.args.sprt_nodes, &self.args.sprt_tc);
-        let (line, decision) = decision::sprt(&result, &limit);
-        self.say(&format!("sprt: {line}"));
-        self.state.set("sprt", &line)?;
-        if let Some(decision) = decision {
-            self.state.set("decision", decision)?;
-        }
-        Ok(true)
+        Ok(Step::Done)
     }
 
     /// The SPRT accepted the candidate: the new net with its provenance, and its row.

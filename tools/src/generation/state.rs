@@ -63,6 +63,14 @@ impl State {
         self.save()
     }
 
+    /// Removes `key` and writes the file.
+    pub fn remove(&mut self, key: &str) -> Result<(), String> {
+        if self.values.remove(key).is_some() {
+            self.save()?;
+        }
+        Ok(())
+    }
+
     /// Adds `seconds` to the time spent under `key` and writes the file.
     pub fn add_seconds(&mut self, key: &str, seconds: f64) -> Result<(), String> {
         let total = self.number(key) + seconds;
@@ -92,6 +100,8 @@ mod tests {
         s.set("stage", "train").expect("written");
         s.add_seconds("data_seconds", 12.25).expect("written");
         s.add_seconds("data_seconds", 1.0).expect("written");
+        s.set("gone", "soon").expect("written");
+        s.remove("gone").expect("written");
         let again = State::load(&dir).expect("reads");
         assert_eq!(again.get("stage"), Some("train"));
         assert_eq!(again.number("data_seconds"), 13.25);

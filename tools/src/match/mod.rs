@@ -18,6 +18,7 @@ mod pool;
 mod progress;
 mod referee;
 mod report;
+pub mod results_sprt;
 pub mod runner;
 pub mod schedule;
 mod shard_file;

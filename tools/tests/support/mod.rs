@@ -2,6 +2,8 @@
 //! `pao` built beside `pao-tools`, and a scratch directory. Each test binary uses a part of it.
 #![allow(dead_code)]
 
+pub mod generation;
+
 use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::process::Command;
