@@ -237,6 +237,8 @@ mod tests {
         assert_eq!(lmr_entry(63, 63, 50, 220), 8);
     }
 
+    /// Sets SeeQuietMargin to 30 for a moment and back: in a `tune` build a search in a test
+    /// beside it may see that value (no unit test compares the node counts of real searches).
     #[test]
     fn setting_checks_the_range_and_names_the_option() {
         assert_eq!(set("nosuch", "NoSuch", "1"), None);
