@@ -219,3 +219,28 @@ fn changed_settings_and_a_normal_build_are_refused() {
     );
     assert_eq!(std::fs::read_to_string(&state).expect("state"), after);
 }
+
+/// A UCI engine: its options (`option name NAME type spin ...`) are found and set the same way.
+#[test]
+fn a_uci_engine_is_tuned_too() {
+    let scratch = Scratch::new("tune-uci");
+    let state = scratch.path("state.txt");
+    let mut uci = args(&state, 3);
+    let at = uci
+        .iter()
+        .position(|a| a == "--iterations")
+        .expect("--iterations");
+    uci.splice(
+        at..at,
+        ["arg=--proto=uci".to_string(), "proto=uci".to_string()],
+    );
+    let (code, stdout, stderr) = support::tools(&uci);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("iteration 3 of 3 (3 started), 6 games"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&state).expect("the state");
+    assert_whole(&text);
+    assert!(text.contains(" engine-args=fake-engine,--tune-options,--proto=uci "));
+}
