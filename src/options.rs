@@ -212,6 +212,10 @@ impl Options {
         if let Some(set) = self.strength.set(&key, name, value) {
             return set.map(|()| Effect::None);
         }
+        #[cfg(feature = "tune")]
+        if let Some(set) = crate::search::params::set(&key, name, value) {
+            return set.map(|()| Effect::None);
+        }
         Ok(match key.as_str() {
             "hashsize" | "hash" => {
                 self.hash_mib = parse_range(name, value, 1, MAX_HASH_MIB as u64)? as usize;
@@ -378,7 +382,7 @@ impl Options {
     /// The `option` lines of the UCCI handshake.
     pub fn ucci_lines(&self) -> Vec<String> {
         let levels = "var none var small var medium var large";
-        vec![
+        let lines = vec![
             "option usemillisec type check default true".to_string(),
             "option batch type check default false".to_string(),
             "option debug type check default false".to_string(),
@@ -412,7 +416,10 @@ impl Options {
             "option nodestime type spin min 0 max 10000 default 0".to_string(),
             "option debuglogfile type string default <empty>".to_string(),
             "option newgame type button".to_string(),
-        ]
+        ];
+        #[cfg(feature = "tune")]
+        let lines = [lines, crate::search::params::ucci_lines()].concat();
+        lines
     }
 
     /// The options offered to a CECP GUI (`feature option="..."`), with their current values;
@@ -427,7 +434,7 @@ impl Options {
             })
             .collect::<Vec<_>>()
             .join(" /// ");
-        vec![
+        let lines = vec![
             format!("Move Overhead -spin {} 0 10000", self.move_overhead_ms),
             format!("OwnBook -check {}", flag(self.use_book)),
             format!("BookFile -file {}", self.book_files),
@@ -441,12 +448,15 @@ impl Options {
             format!("nodestime -spin {} 0 10000", self.nodes_time),
             format!("Debug Log File -file {}", self.debug_log_file),
             "Clear Hash -button".to_string(),
-        ]
+        ];
+        #[cfg(feature = "tune")]
+        let lines = [lines, crate::search::params::cecp_lines()].concat();
+        lines
     }
 
     /// The `option name ...` lines of the UCI handshake.
     pub fn uci_lines(&self) -> Vec<String> {
-        vec![
+        let lines = vec![
             format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MIB}"),
             format!(
                 "option name Threads type spin default {} min 1 max {MAX_THREADS}",
@@ -479,6 +489,9 @@ impl Options {
             "option name UCI_RankBase type spin default 0 min 0 max 1".to_string(),
             "option name nodestime type spin default 0 min 0 max 10000".to_string(),
             "option name Debug Log File type string default <empty>".to_string(),
-        ]
+        ];
+        #[cfg(feature = "tune")]
+        let lines = [lines, crate::search::params::uci_lines()].concat();
+        lines
     }
 }

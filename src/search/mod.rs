@@ -9,6 +9,7 @@ pub mod limits;
 mod mate_proof;
 mod node_heuristics;
 pub mod ordering;
+pub mod params;
 mod probcut;
 mod pvs;
 mod qsearch;

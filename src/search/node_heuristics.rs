@@ -3,21 +3,19 @@
 
 use super::heuristics::{cont_key, NO_CONT};
 use super::ordering::OrderingHints;
+use super::params as param;
 use super::worker::Searcher;
 use crate::board::{Move, Piece};
-
-/// History per ply of LMR adjustment (history spans about ±16384).
-const LMR_HISTORY_DIVISOR: i32 = 8192;
 
 /// The bonus (and, negated, the malus) a cutoff at `depth` gives the histories.
 #[inline]
 fn history_bonus(depth: i32) -> i32 {
-    (depth * depth).min(400) * 4
+    (depth * depth).min(param::history_bonus_max()) * param::history_bonus_mul()
 }
 
 impl Searcher {
     /// The per-move change to the LMR reduction: -1 for a killer or the counter-move, minus
-    /// the history in units of `LMR_HISTORY_DIVISOR`, +1 when the position is not improving.
+    /// the history in units of `LmrHistoryDivisor`, +1 when the position is not improving.
     #[inline]
     pub(crate) fn lmr_adjustment(
         &self,
@@ -31,7 +29,7 @@ impl Searcher {
             r -= 1;
         }
         if let Some(p) = piece {
-            r -= self.heur.history(p, m) / LMR_HISTORY_DIVISOR;
+            r -= self.heur.history(p, m) / param::lmr_history_divisor();
         }
         r
     }

@@ -3,6 +3,7 @@
 //! futility, SEE pruning, late move reductions and the check extension. Each one has a switch.
 
 use super::ordering::MovePicker;
+use super::params as param;
 use super::probcut::ProbCutNode;
 use super::repetition::{repetition_score, sixty_move_draw};
 use super::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MAX_PLY, WIN_BOUND};
@@ -12,15 +13,15 @@ use super::worker::Searcher;
 use crate::board::{Move, PieceKind, Position};
 use crate::tt::Bound;
 
-/// Futility margins by remaining depth (index 0 unused).
-const FUTILITY_MARGIN: [i32; 4] = [0, 120, 220, 340];
-/// Reverse futility margin per ply of depth.
-const REVERSE_FUTILITY_MARGIN: i32 = 90;
-/// SEE pruning works up to this depth: captures losing more than `SEE_CAPTURE_MARGIN * depth`,
-/// quiet moves losing more than `SEE_QUIET_MARGIN * depth * depth` are skipped.
-const SEE_PRUNE_DEPTH: i32 = 5;
-const SEE_CAPTURE_MARGIN: i32 = 100;
-const SEE_QUIET_MARGIN: i32 = 25;
+/// Futility margins by remaining depth 1 to 3.
+#[inline(always)]
+fn futility_margin(depth: i32) -> i32 {
+    match depth {
+        1 => param::futility_margin_1(),
+        2 => param::futility_margin_2(),
+        _ => param::futility_margin_3(),
+    }
+}
 
 /// True when the side to move has a piece that makes null-move pruning safe (zugzwang guard).
 #[inline]
@@ -32,48 +33,40 @@ fn has_big_piece(pos: &Position) -> bool {
         > 0
 }
 
-/// Razoring works up to this depth, for an evaluation `RAZOR_MARGIN * depth` below alpha.
-const RAZOR_DEPTH: i32 = 2;
-const RAZOR_MARGIN: i32 = 250;
-/// Null move reduces one more ply per this much evaluation above beta (at most 3).
-const NMP_EVAL_DIVISOR: i32 = 200;
-
-/// Singular extensions from this depth; the margin below the stored score per ply of depth.
-const SINGULAR_DEPTH: i32 = 7;
-const SINGULAR_MARGIN: i32 = 2;
 /// A double extension when the other moves fail this far below the singular bound; at most
 /// `DOUBLE_EXTENSIONS` on one line, so the search stays finite.
 const DOUBLE_EXTENSION_MARGIN: i32 = 40;
 const DOUBLE_EXTENSIONS: u8 = 6;
 
-/// Late move pruning up to this depth, after (LMP_BASE + depth^2) / 2 moves (twice as many
-/// when improving).
-const LMP_DEPTH: i32 = 8;
-const LMP_BASE: i32 = 3;
-/// History pruning up to this depth, for a quiet move whose history is below
-/// -HISTORY_PRUNE_MARGIN x depth.
-const HISTORY_PRUNE_DEPTH: i32 = 4;
-const HISTORY_PRUNE_MARGIN: i32 = 64;
-
-/// Internal iterative reduction applies from this depth.
-const IIR_DEPTH: i32 = 4;
-
 /// LMR reductions by depth and move number (both capped at 63), a classic log-log table.
+#[cfg(not(feature = "tune"))]
 static LMR: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
     let mut t = [[0u8; 64]; 64];
     for (d, row) in t.iter_mut().enumerate() {
         for (m, r) in row.iter_mut().enumerate() {
-            let (ld, lm) = ((d.max(1) as f32).ln(), (m.max(1) as f32).ln());
-            *r = (0.5 + ld * lm / 2.2) as u8;
+            *r = param::lmr_entry(d, m, param::lmr_base(), param::lmr_divisor());
         }
     }
     t
 });
 
 /// LMR reduction for a depth and move number (both >= 1).
+#[cfg(not(feature = "tune"))]
 #[inline]
 fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
     i32::from(LMR[(depth.max(1) as usize).min(63)][move_number.min(63)])
+}
+
+/// LMR reduction for a depth and move number (both >= 1), from the current coefficients.
+#[cfg(feature = "tune")]
+#[inline]
+fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
+    i32::from(param::lmr_entry(
+        (depth.max(1) as usize).min(63),
+        move_number.min(63),
+        param::lmr_base(),
+        param::lmr_divisor(),
+    ))
 }
 
 impl Searcher {
@@ -214,18 +207,18 @@ impl Searcher {
                 depth
             };
             if self.config.futility
-                && depth <= 6
+                && depth <= param::rfp_depth()
                 && eval.abs() < WIN_BOUND
-                && eval - REVERSE_FUTILITY_MARGIN * rfp_depth >= beta
+                && eval - param::rfp_margin() * rfp_depth >= beta
             {
                 self.horizon = true;
                 return eval;
             }
             // Razoring: hopelessly below alpha near the leaves, only captures can save it.
             if self.config.razoring
-                && depth <= RAZOR_DEPTH
+                && depth <= param::razor_depth()
                 && alpha.abs() < WIN_BOUND
-                && eval + RAZOR_MARGIN * depth <= alpha
+                && eval + param::razor_margin() * depth <= alpha
             {
                 let score = self.qsearch(alpha, alpha + 1, ply);
                 if self.stopped {
@@ -244,10 +237,10 @@ impl Searcher {
                 && beta.abs() < WIN_BOUND
                 && has_big_piece(&self.pos)
             {
-                let r = 3
-                    + depth / 4
+                let r = param::nmp_base()
+                    + depth / param::nmp_depth_divisor()
                     + if self.config.nmp_eval_r {
-                        ((eval - beta) / NMP_EVAL_DIVISOR).min(3)
+                        ((eval - beta) / param::nmp_eval_divisor()).min(3)
                     } else {
                         0
                     };
@@ -294,7 +287,12 @@ impl Searcher {
 
         // Internal iterative reduction: without a TT move the ordering is a guess, so a
         // shallower search is cheaper and leaves a move for the deeper visit that follows.
-        if self.config.iir && !root && !excluding && depth >= IIR_DEPTH && tt_move.is_none() {
+        if self.config.iir
+            && !root
+            && !excluding
+            && depth >= param::iir_depth()
+            && tt_move.is_none()
+        {
             depth -= 1;
         }
 
@@ -302,14 +300,14 @@ impl Searcher {
         // below its stored score, the TT move is the only good one and is searched deeper;
         // when even the others beat beta, several moves cut and the node does (multi-cut).
         let mut singular_extension = 0;
-        if self.config.singular && !root && !excluding && depth >= SINGULAR_DEPTH {
+        if self.config.singular && !root && !excluding && depth >= param::singular_depth() {
             if let Some((tt_score, bound)) = tt_value {
                 if !tt_move.is_none()
                     && matches!(bound, Bound::Lower | Bound::Exact)
                     && tt_depth >= depth - 3
                     && tt_score.abs() < WIN_BOUND
                 {
-                    let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+                    let singular_beta = tt_score - param::singular_margin() * depth;
                     self.stack[ply].excluded = tt_move;
                     let score = self.pvs(
                         (depth - 1) / 2,
@@ -384,7 +382,7 @@ impl Searcher {
                 // Stalemate wins in xiangqi, so a quiet move can end the game: keep them all
                 // when a decided score (mate or rule win) is already on the board.
                 && alpha.abs() < WIN_BOUND
-                && eval + FUTILITY_MARGIN[depth as usize] <= alpha;
+                && eval + futility_margin(depth) <= alpha;
             // SEE pruning: near the leaves, a move that loses material by static exchange is
             // not worth a search once one move has been searched. Checks are kept: sacrifices
             // with check (a rook for an advisor) are how xiangqi mates.
@@ -393,16 +391,16 @@ impl Searcher {
                 && !root
                 && !in_check
                 && searched > 0
-                && depth <= SEE_PRUNE_DEPTH
+                && depth <= param::see_prune_depth()
                 && best_score > -WIN_BOUND
                 && alpha.abs() < WIN_BOUND
                 && !see_ge(
                     &self.pos,
                     m,
                     if capture {
-                        -SEE_CAPTURE_MARGIN * depth
+                        -param::see_capture_margin() * depth
                     } else {
-                        -SEE_QUIET_MARGIN * depth * depth
+                        -param::see_quiet_margin() * depth * depth
                     },
                 );
             // Late move pruning and history pruning: late or historically failing quiet
@@ -417,17 +415,17 @@ impl Searcher {
                 && alpha.abs() < WIN_BOUND
                 && m != hints.tt_move
                 && ((self.config.lmp
-                    && depth <= LMP_DEPTH
+                    && depth <= param::lmp_depth()
                     && searched as i32
-                        >= (LMP_BASE + depth * depth) / if improving { 1 } else { 2 }
+                        >= (param::lmp_base() + depth * depth) / if improving { 1 } else { 2 }
                     // Not against a side left with general, advisors and elephants: a quiet
                     // move that leaves it no move wins (stalemate loses), and gives no check.
                     && !crate::eval::cannot_mate(&self.pos, self.pos.side_to_move().flip()))
                     || (self.config.history_pruning
-                        && depth <= HISTORY_PRUNE_DEPTH
+                        && depth <= param::history_prune_depth()
                         && piece.is_some_and(|p| {
                             self.heur.history(p, m) + self.heur.cont_history(hints.cont[0], p, m)
-                                < -HISTORY_PRUNE_MARGIN * depth
+                                < -param::history_prune_margin() * depth
                         })));
             self.stack[ply].mv = m;
             self.stack[ply].piece = piece;

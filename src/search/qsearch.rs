@@ -2,12 +2,10 @@
 //! static evaluation as a stand-pat lower bound.
 
 use super::ordering::MovePicker;
+use super::params::delta_margin;
 use super::score::{mated_in, INFINITE, MAX_PLY, WIN_BOUND};
 use super::see::see_ge;
 use super::worker::Searcher;
-
-/// Delta pruning's margin above the victim's value (positional gains of a capture).
-const DELTA_MARGIN: i32 = 150;
 
 impl Searcher {
     /// Quiescence search at `ply` within (alpha, beta); fail-soft.
@@ -53,7 +51,7 @@ impl Searcher {
                 && alpha.abs() < WIN_BOUND
                 && stand_pat.abs() < WIN_BOUND
                 && self.pos.piece_at(m.to()).is_some_and(|victim| {
-                    stand_pat + crate::eval::piece_value(victim.kind()) + DELTA_MARGIN <= alpha
+                    stand_pat + crate::eval::piece_value(victim.kind()) + delta_margin() <= alpha
                 });
             // A capture that loses material by static exchange cannot help the stand-pat,
             // unless it gives check (not computed for a capture already pruned).

@@ -590,7 +590,7 @@ impl Searcher {
         if !self.config.aspiration || depth < 5 {
             return self.pvs(depth, -INFINITE, INFINITE, 0, true, true);
         }
-        let mut delta = 30;
+        let mut delta = super::params::aspiration_delta();
         let mut alpha = (previous - delta).max(-INFINITE);
         let mut beta = (previous + delta).min(INFINITE);
         loop {

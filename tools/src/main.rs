@@ -13,6 +13,7 @@ mod measure;
 mod openings;
 mod scaling;
 mod train;
+mod tune;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use common::Failure;
@@ -60,6 +61,8 @@ enum Command {
     Mates(mates::MatesArgs),
     /// Long go-infinite run: memory, counters, depth > 100, a PASS/FAIL line
     Soak(measure::soak::SoakArgs),
+    /// Tune the search's parameters by SPSA over game pairs (`tune show STATE` prints them)
+    Tune(tune::TuneArgs),
     /// Time Clear Hash + isready on a big used table
     Hashclear(measure::hashclear::HashclearArgs),
     /// A scripted engine for tests
@@ -112,6 +115,7 @@ impl Command {
             Command::Wdlfit(_) => "wdlfit",
             Command::Mates(_) => "mates",
             Command::Soak(_) => "soak",
+            Command::Tune(_) => "tune",
             Command::Hashclear(_) => "hashclear",
             Command::FakeEngine(_) => "fake-engine",
         }
@@ -137,6 +141,7 @@ fn main() {
         Command::Wdlfit(a) => r#match::wdlfit::run(a),
         Command::Mates(a) => mates::run(a),
         Command::Soak(a) => measure::soak::run(a),
+        Command::Tune(a) => tune::run(a),
         Command::Hashclear(a) => measure::hashclear::run(a),
         Command::FakeEngine(a) => r#match::fake_engine::run(a),
     };

@@ -9,7 +9,8 @@
 #   - a whole generation from submit-generation.sh on a tiny budget (2 self-play shards, their
 #     merge, training, 2 SPRT shards of one game pair, their merge, the decision) leaves every
 #     file it must and decides as `pao-tools generation` does: not taken after 4 games;
-#   - cancelling the self-play array of a generation ends the five jobs that wait on it.
+#   - cancelling the self-play array of a generation ends the five jobs that wait on it;
+#   - a tuning run of 2 array tasks on one state plays its 6 iterations between them.
 # Needs root and Debian's slurm-wlm and munge (it installs nothing). The daemons it starts are
 # stopped by their process ids however it ends.
 #
@@ -217,4 +218,20 @@ for id in "${ids[@]:1}"; do
     [ "$state" = CANCELLED ] || { say "cancelled generation: job $id is $state, not CANCELLED"; exit 1; }
 done
 say "cancelled generation: array job ${ids[0]} cancelled, jobs ${ids[*]:1} ended CANCELLED"
+
+# A tuning run: 2 array tasks on one state play its 6 iterations between them, taking turns to
+# write it. The scripted engine offers the parameters' options as a `tune` build does.
+mapfile -t ids < <(OUT="$work/tune" SHARDS=2 "$here/submit-tune.sh" \
+    --engine "cmd=$tools" arg=fake-engine arg=--tune-options --iterations 6 --nodes 100 \
+    --maxplies 40 --openings "$here/../../data/balanced-openings.txt")
+jobs_submitted+=("${ids[@]}")
+[ "${#ids[@]}" = 1 ] || { say "submit-tune.sh printed ${#ids[@]} job ids, not 1"; exit 1; }
+wait_job "${ids[0]}_1"
+wait_job "${ids[0]}_2"
+for line in "started 6" "iteration 6" "games 12"; do
+    grep -qx "$line" "$work/tune/state.txt" || { say "tune: no '$line' in the state"; exit 1; }
+done
+updates="$(cat "$work/tune/logs/pao-tune-${ids[0]}"_*.out | grep -c '^tune: iteration [1-6] of 6 ')"
+[ "$updates" = 6 ] || { say "tune: $updates updates in the logs, not 6"; exit 1; }
+say "tune: 2 tasks (array job ${ids[0]}) on one state: $(grep '^wdl ' "$work/tune/state.txt")"
 say "passed"

@@ -56,6 +56,27 @@ pub fn acquire(target: &Path, what: &str) -> Result<Lock, String> {
     Ok(Lock { _file: file })
 }
 
+/// Takes the lock of `target` like `acquire`, but waits while another process holds it: for
+/// writers that take turns (each holds it only for a read-modify-write of the file).
+pub fn wait(target: &Path, what: &str) -> Result<Lock, String> {
+    let path = path_for(target);
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    file.lock()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let me = format!("pid {}: {what}\n", std::process::id());
+    file.set_len(0)
+        .and_then(|()| file.seek(SeekFrom::Start(0)))
+        .and_then(|_| file.write_all(me.as_bytes()))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Lock { _file: file })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +100,16 @@ mod tests {
         );
         drop(first);
         acquire(&target, "datagen").expect("free again");
+        // A waiting writer gets the lock once the holder lets go.
+        let held = acquire(&target, "tune").expect("free");
+        let waiter = std::thread::spawn({
+            let target = target.clone();
+            move || wait(&target, "tune").map(|_| ())
+        });
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(!waiter.is_finished());
+        drop(held);
+        assert_eq!(waiter.join().expect("joined"), Ok(()));
         std::fs::remove_dir_all(&dir).ok();
     }
 }

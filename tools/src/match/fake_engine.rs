@@ -50,6 +50,10 @@ pub struct FakeArgs {
     /// Do not advertise usemillisec (UCCI)
     #[arg(long = "no-millisec")]
     no_millisec: bool,
+    /// Offer the search parameters' options as a `tune` build of Pao does; the values set
+    /// change the move choice (so that `pao-tools tune` sees different players)
+    #[arg(long = "tune-options")]
+    tune_options: bool,
 }
 
 fn mix(mut z: u64) -> u64 {
@@ -93,6 +97,8 @@ pub fn run(f: FakeArgs) -> Result<(), Failure> {
     let mut pos = Position::startpos();
     let mut goes = 0u64;
     let mut hung = false;
+    // With --tune-options: the sum of the parameters set so far, mixed into the move choice.
+    let mut tuned = 0u64;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let line = line.trim();
@@ -105,6 +111,11 @@ pub fn run(f: FakeArgs) -> Result<(), Failure> {
                 if millisec {
                     say("option usemillisec type check default true");
                 }
+                if f.tune_options {
+                    pao::search::params::ucci_lines()
+                        .iter()
+                        .for_each(|l| say(l));
+                }
                 say("ucciok");
             }
             "uci" if uci => {
@@ -112,7 +123,23 @@ pub fn run(f: FakeArgs) -> Result<(), Failure> {
                 if f.variant {
                     say("option name UCI_Variant type combo default xiangqi var xiangqi");
                 }
+                if f.tune_options {
+                    pao::search::params::uci_lines().iter().for_each(|l| say(l));
+                }
                 say("uciok");
+            }
+            "setoption" if f.tune_options => {
+                let value = line.split_whitespace().last().unwrap_or("");
+                let named = pao::search::params::PARAMS.iter().any(|p| {
+                    line.split_whitespace()
+                        .any(|w| w.eq_ignore_ascii_case(p.name))
+                });
+                if let (true, Ok(v)) = (named, value.parse::<i64>()) {
+                    tuned = tuned.wrapping_add(v as u64);
+                }
+                if f.variant && line.contains("UCI_Variant") {
+                    base = RankBase::One;
+                }
             }
             "setoption" if f.variant && line.contains("UCI_Variant") => base = RankBase::One,
             "isready" => say("readyok"),
@@ -155,7 +182,9 @@ pub fn run(f: FakeArgs) -> Result<(), Failure> {
                         if legal.is_empty() {
                             say(if uci { "bestmove (none)" } else { "nobestmove" });
                         } else {
-                            let m = legal[(mix(pos.key() ^ f.seed) % legal.len() as u64) as usize];
+                            let tuned_mix = if tuned == 0 { 0 } else { mix(tuned) };
+                            let m = legal[(mix(pos.key() ^ f.seed ^ tuned_mix) % legal.len() as u64)
+                                as usize];
                             let score = (mix(pos.key()) % 41) as i64 - 20;
                             let text = format_move(m, base);
                             if uci {

@@ -16,7 +16,7 @@ mod pgn;
 mod plan;
 mod pool;
 mod progress;
-mod referee;
+pub mod referee;
 mod report;
 pub mod results_sprt;
 pub mod runner;

@@ -4,9 +4,9 @@
 //! merge, and compares both with local runs byte for byte, then a whole network generation
 //! with `submit-generation.sh` (self-play shards, merge, training, SPRT shards, merge,
 //! decision) on a tiny budget, checking every file it leaves and its decision, and one whose
-//! self-play array is cancelled, checking that the jobs waiting on it end; it stops the
-//! daemons it started. `submit-generation.sh` checks its settings before it submits anything:
-//! that part runs everywhere.
+//! self-play array is cancelled, checking that the jobs waiting on it end, and a tuning run of
+//! 2 array tasks on one state; it stops the daemons it started. `submit-generation.sh` checks
+//! its settings before it submits anything: that part runs everywhere.
 //! It needs root and Debian's slurm-wlm and munge (`.ci/run` installs them where apt can);
 //! elsewhere this test says it was skipped, except under `CI=true` (which `.ci/run` sets),
 //! where it fails: a skip there would hide a failed install.
@@ -84,6 +84,7 @@ fn sbatch_scripts_on_a_single_node_slurm_merge_exactly() {
         "slurm test: generation: jobs ",
         ": decision not taken: the SPRT did not accept it (",
         "slurm test: cancelled generation: array job ",
+        "slurm test: tune: 2 tasks (array job ",
         "slurm test: passed\n",
     ] {
         assert!(stdout.contains(line), "no '{line}' in\n{stdout}");

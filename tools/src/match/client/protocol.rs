@@ -54,6 +54,8 @@ pub struct Handshake {
     pub millisec: bool,
     /// UCI engine advertised `UCI_Variant`.
     pub variant: bool,
+    /// The names of the options it offered, in order.
+    pub options: Vec<String>,
 }
 
 /// Sends the hello word and reads up to the ok line, noting the options that matter.
@@ -69,9 +71,17 @@ pub fn handshake(
         if words.next() == Some("option") {
             let rest: Vec<&str> = words.collect();
             match proto {
-                Protocol::Ucci => hs.millisec |= rest.first() == Some(&"usemillisec"),
+                Protocol::Ucci => {
+                    hs.millisec |= rest.first() == Some(&"usemillisec");
+                    hs.options.extend(rest.first().map(|n| n.to_string()));
+                }
                 Protocol::Uci => {
-                    hs.variant |= rest.len() >= 2 && rest[0] == "name" && rest[1] == "UCI_Variant"
+                    hs.variant |= rest.len() >= 2 && rest[0] == "name" && rest[1] == "UCI_Variant";
+                    // A UCI name may hold spaces: the words between `name` and `type`.
+                    if rest.first() == Some(&"name") {
+                        let end = rest.iter().position(|w| *w == "type").unwrap_or(rest.len());
+                        hs.options.push(rest[1..end.max(1)].join(" "));
+                    }
                 }
             }
         }
