@@ -26,6 +26,28 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// The budget for the side `us` to move under `go` parameters; `None` when no clock applies
 /// (depth, nodes, infinite).
 pub fn budget(params: &GoParams, us: Color, move_overhead: u64) -> Option<TimeBudget> {
+    budget_with_lag(params, us, move_overhead, 0)
+}
+
+/// The clock of the side `us` under `go` parameters: (time left, increment) in ms.
+pub fn own_clock(params: &GoParams, us: Color) -> Option<(u64, u64)> {
+    let (time, inc) = match us {
+        _ if params.time.is_some() => (params.time, params.increment),
+        Color::Red => (params.wtime, params.winc),
+        Color::Black => (params.btime, params.binc),
+    };
+    Some((time?, inc.unwrap_or(0)))
+}
+
+/// `budget` on a clock that loses `lag_ms` per move beyond the engine's thinking (measured by
+/// the coordinator): that much of each increment is not planned with, and four moves' worth
+/// is kept back with the overhead.
+pub fn budget_with_lag(
+    params: &GoParams,
+    us: Color,
+    move_overhead: u64,
+    lag_ms: u64,
+) -> Option<TimeBudget> {
     if let Some(t) = params.movetime {
         let ms = t.saturating_sub(move_overhead).max(1);
         return Some(TimeBudget {
@@ -33,17 +55,12 @@ pub fn budget(params: &GoParams, us: Color, move_overhead: u64) -> Option<TimeBu
             hard_ms: ms,
         });
     }
-    let (time, inc) = match us {
-        _ if params.time.is_some() => (params.time, params.increment),
-        Color::Red => (params.wtime, params.winc),
-        Color::Black => (params.btime, params.binc),
-    };
-    let time = time?;
+    let (time, inc) = own_clock(params, us)?;
     Some(clock_budget(
         time,
-        inc.unwrap_or(0),
+        inc.saturating_sub(lag_ms),
         params.movestogo.map(u64::from),
-        move_overhead,
+        move_overhead.saturating_add(lag_ms.saturating_mul(4)),
     ))
 }
 
@@ -126,6 +143,33 @@ pub fn should_stop(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lagging_clock_plans_without_the_lag() {
+        let p = GoParams {
+            btime: Some(1_000),
+            binc: Some(100),
+            ..GoParams::default()
+        };
+        assert_eq!(own_clock(&p, Color::Black), Some((1_000, 100)));
+        assert_eq!(own_clock(&p, Color::Red), None);
+        // No lag: left 970, soft 970 / 30 + 75 = 107, hard capped at a quarter of 970.
+        let plain = TimeBudget {
+            soft_ms: 107,
+            hard_ms: 242,
+        };
+        assert_eq!(budget_with_lag(&p, Color::Black, 30, 0), Some(plain));
+        assert_eq!(budget(&p, Color::Black, 30), Some(plain));
+        // 60 ms of lag a move: 40 ms of increment planned with, 240 ms more kept back:
+        // left 730, soft 730 / 30 + 30 = 54, hard a quarter of 730.
+        assert_eq!(
+            budget_with_lag(&p, Color::Black, 30, 60),
+            Some(TimeBudget {
+                soft_ms: 54,
+                hard_ms: 182,
+            })
+        );
+    }
 
     #[test]
     fn sudden_death_with_increment() {

@@ -18,6 +18,13 @@ impl<W: Write> Coordinator<W> {
             self.print_final(None, None, false);
             return;
         }
+        // The GUI's clock against what the last timed search left it (`clock_lag.rs`): on its
+        // own clock only, not while pondering (the clock runs for the opponent) nor when the
+        // engine's clock counts nodes.
+        let own_clock = time::own_clock(&params, self.position.side_to_move()).filter(|_| {
+            !params.ponder && params.movetime.is_none() && self.options.nodes_time == 0
+        });
+        self.clock_lag.on_go(own_clock, Instant::now());
         let mut root = self.position.clone();
         let mut legal = root.legal_moves();
         if !self.banned.is_empty() {
@@ -77,10 +84,15 @@ impl<W: Write> Coordinator<W> {
             nodes_increment = Some(inc);
             Some(p)
         });
-        let budget = time::budget(
+        let budget = time::budget_with_lag(
             clock.as_ref().unwrap_or(&params),
             us,
             self.options.move_overhead_ms,
+            if clock.is_none() {
+                self.clock_lag.lag_ms()
+            } else {
+                0
+            },
         );
         if budget.is_none() {
             nodes_per_ms = None;
@@ -281,6 +293,7 @@ impl<W: Write> Coordinator<W> {
             nodes: 0,
         });
         let ms = a.start.elapsed().as_millis() as u64;
+        self.clock_lag.on_answer(Instant::now());
         if let Some(play) = &a.skill {
             self.finish_skill(play, &mut result, ms);
         }

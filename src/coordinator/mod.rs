@@ -12,6 +12,7 @@
 //! the state and the dispatch of commands.
 
 mod cecp;
+mod clock_lag;
 mod debug_log;
 mod debug_view;
 mod developer;
@@ -137,6 +138,8 @@ pub struct Coordinator<W: Write> {
     /// `nodestime`: the nodes left on the engine's own clock, counted through the game (as
     /// Stockfish does); `None` until the first search on a clock, and after a new game.
     available_nodes: Option<u64>,
+    /// What the GUI's clock charges each move beyond the engine's thinking (`clock_lag.rs`).
+    clock_lag: clock_lag::ClockLag,
 }
 
 impl<W: Write> Coordinator<W> {
@@ -188,6 +191,7 @@ impl<W: Write> Coordinator<W> {
             current_line: String::new(),
             debug_log: None,
             available_nodes: None,
+            clock_lag: clock_lag::ClockLag::default(),
         })
     }
 

@@ -124,6 +124,7 @@ impl<W: Write> Coordinator<W> {
     /// clear is done.
     pub(super) fn new_game(&mut self) {
         self.available_nodes = None;
+        self.clock_lag.reset();
         self.pool.clear_heuristics();
         self.next_id += 1;
         self.clearing = Some(self.next_id);
