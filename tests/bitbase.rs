@@ -55,7 +55,7 @@ fn every_embedded_blob_decodes() {
         .iter()
         .map(|m| m.name())
         .collect();
-    assert_eq!(names.len(), 43, "{names:?}");
+    assert_eq!(names.len(), 51, "{names:?}");
     for name in &names {
         assert!(
             bitbase::embedded().bitbase(&material(name)).is_some(),
