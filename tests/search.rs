@@ -118,6 +118,7 @@ fn every_switch_on() -> SearchConfig {
         correction_history: true,
         sixty_move_draw: true,
         sixty_move_fade: true,
+        endgame_bitbase: true,
         ..SearchConfig::FULL
     }
 }

@@ -42,12 +42,13 @@ impl<W: Write> Coordinator<W> {
         }
     }
 
-    /// Error lines for tables found corrupt while probing (each table once, then unused).
+    /// Error lines for tables found corrupt while probing (each table once, then unused), and
+    /// for embedded bitbases the evaluation refused.
     pub(super) fn report_tablebase_errors(&mut self) {
-        let errors = match &self.tablebases {
-            Some(t) => t.take_errors(),
-            None => return,
-        };
+        let mut errors = crate::eval::bitbase::take_errors();
+        if let Some(t) = &self.tablebases {
+            errors.extend(t.take_errors());
+        }
         for e in errors {
             self.error(&e);
         }

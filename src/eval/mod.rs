@@ -3,6 +3,7 @@
 //! tapering by the material left, and draw scaling for a side that has nothing left to mate
 //! with. Scores are from the side to move's point of view.
 
+pub mod bitbase;
 pub mod breakdown;
 pub mod cache;
 pub mod endgame;

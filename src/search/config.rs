@@ -142,6 +142,10 @@ pub struct SearchConfig {
     /// The evaluation scales toward a draw the advantage of a side whose material Pao's
     /// endgame tables show it (nearly) never wins (`src/eval/endgame.rs`).
     pub endgame_scale: bool,
+    /// The evaluation of a position whose material the embedded bitbases hold (derived from
+    /// Pao's endgame tables, `src/eval/bitbase/`) agrees with their verdict: a draw scores
+    /// near 0, a win or loss at least a few hundred toward the winner.
+    pub endgame_bitbase: bool,
 }
 
 /// A switch `SearchConfig::with_switches` can name: its name and the field it sets.
@@ -183,6 +187,7 @@ const SWITCHES: &[Switch] = &[
     ("sixty_move_fade", |c| &mut c.sixty_move_fade),
     ("mate_proofs", |c| &mut c.mate_proofs),
     ("endgame_scale", |c| &mut c.endgame_scale),
+    ("endgame_bitbase", |c| &mut c.endgame_bitbase),
 ];
 
 impl SearchConfig {
@@ -229,8 +234,9 @@ impl SearchConfig {
         sixty_move_fade: false,
         // Exact mate lengths for analysis; measured in games (docs/strength-log.md).
         mate_proofs: true,
-        // Off until an SPRT in self-play accepts it.
+        // Off until an SPRT in self-play accepts them.
         endgame_scale: false,
+        endgame_bitbase: false,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
@@ -272,6 +278,7 @@ impl SearchConfig {
         sixty_move_fade: false,
         mate_proofs: false,
         endgame_scale: false,
+        endgame_bitbase: false,
     };
 
     /// This configuration with the switches of `spec` flipped: names separated by spaces or

@@ -17,6 +17,13 @@ use std::time::Instant;
 /// How often (in nodes) the search looks at the clock, the node budget and the stop flag.
 const POLL_INTERVAL: u64 = 2048;
 
+/// Most pieces (generals included) of a position the endgame scales or bitbases can know.
+const FEW_PIECES: u32 = if eval::endgame::MAX_PIECES > eval::bitbase::MAX_PIECES {
+    eval::endgame::MAX_PIECES
+} else {
+    eval::bitbase::MAX_PIECES
+};
+
 /// Iterations in a row with the same decided score after which `stop_when_decided` ends the
 /// search.
 const DECIDED_ITERATIONS: u32 = 4;
@@ -320,16 +327,31 @@ impl Searcher {
 
     #[inline]
     fn evaluate_unfaded(&mut self, alpha: i32, beta: i32) -> i32 {
-        if self.config.endgame_scale {
-            // A lazy bound would not survive the scaling: few pieces are evaluated in full.
+        if self.config.endgame_scale || self.config.endgame_bitbase {
+            // A lazy bound would not survive the adjustment: few pieces are evaluated in full.
             let occupied = self.pos.pieces_of(crate::board::Color::Red)
                 | self.pos.pieces_of(crate::board::Color::Black);
-            if occupied.count_ones() <= eval::endgame::MAX_PIECES {
-                let v = self.evaluate_unscaled(-i32::MAX, i32::MAX);
-                return eval::endgame::scale(&self.pos, v);
+            if occupied.count_ones() <= FEW_PIECES {
+                return self.evaluate_few_pieces();
             }
         }
         self.evaluate_unscaled(alpha, beta)
+    }
+
+    /// The evaluation of a position of few pieces: the bitbase's verdict where it holds the
+    /// material (exact, so it comes first), else the endgame scales.
+    #[inline(never)]
+    fn evaluate_few_pieces(&mut self) -> i32 {
+        let v = self.evaluate_unscaled(-i32::MAX, i32::MAX);
+        if self.config.endgame_bitbase {
+            if let Some(wdl) = eval::bitbase::probe(&self.pos) {
+                return eval::bitbase::adjust(wdl, v);
+            }
+        }
+        if self.config.endgame_scale {
+            return eval::endgame::scale(&self.pos, v);
+        }
+        v
     }
 
     #[inline]

@@ -105,3 +105,52 @@ fn bad_arguments_are_one_line_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn bitbases_made_from_generated_tables_are_the_embedded_ones() {
+    let scratch = Scratch::new("egtb-bitbase");
+    let dir = scratch.dir();
+    let d = dir.to_str().expect("utf-8 path");
+    let (code, _, err) = tools(&["generate", "KNKB", "KPKA", "--dir", d, "--threads", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let out_dir = dir.join("bitbase");
+    let o = out_dir.to_str().expect("utf-8 path");
+    let args = [
+        "bitbase",
+        "--dir",
+        d,
+        "--materials",
+        "KPKA,KNKB",
+        "--out",
+        o,
+    ];
+    let (code, out, err) = tools(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("| KNKB | 68040 | "), "{out}");
+    assert!(out.contains("| KPKA | 29700 | "), "{out}");
+    // The same bytes as the engine embeds: the blob depends on the verdicts alone.
+    let committed =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../src/eval/bitbase/data");
+    for name in ["KNKB", "KPKA"] {
+        let made = std::fs::read(out_dir.join(format!("data/{name}.pbb"))).expect("written");
+        let embedded = std::fs::read(committed.join(format!("{name}.pbb"))).expect("committed");
+        assert!(
+            made == embedded,
+            "{name}: {} bytes, embedded {}",
+            made.len(),
+            embedded.len()
+        );
+    }
+    let list = std::fs::read_to_string(out_dir.join("embedded.rs")).expect("written");
+    assert!(list.contains("pub const MAX_PIECES: u32 = 4;"), "{list}");
+    assert!(
+        list.contains("    (\"KNKB\", include_bytes!(\"data/KNKB.pbb\")),\n    (\"KPKA\", include_bytes!(\"data/KPKA.pbb\")),\n"),
+        "{list}"
+    );
+    // A material whose table is missing: one line, nothing written.
+    let args = ["bitbase", "--dir", d, "--materials", "KNKP", "--out", o];
+    let (code, _, err) = tools(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("KNKP.ptb"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

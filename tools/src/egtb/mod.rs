@@ -2,6 +2,7 @@
 //! table's figures, and check a table (consistency, and against the search). This file holds
 //! the command line; each subcommand has its file, and `tables.rs` what they share.
 
+mod bitbase;
 mod generate;
 mod knowledge;
 mod list;
@@ -47,6 +48,8 @@ enum EgtbCommand {
     Knowledge(knowledge::KnowledgeArgs),
     /// The evaluation's endgame scales from the tables (writes src/eval/endgame_scales.rs)
     Scales(scales::ScalesArgs),
+    /// The engine's embedded win/draw/loss bitbases from the tables (writes src/eval/bitbase/)
+    Bitbase(bitbase::BitbaseArgs),
 }
 
 /// Entry point.
@@ -62,5 +65,6 @@ pub fn run(args: EgtbArgs) -> Result<(), Failure> {
         EgtbCommand::Sample(a) => sample::run(a),
         EgtbCommand::Knowledge(a) => knowledge::run(a),
         EgtbCommand::Scales(a) => scales::run(a),
+        EgtbCommand::Bitbase(a) => bitbase::run(a),
     }
 }
