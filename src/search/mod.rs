@@ -17,6 +17,7 @@ pub mod reference;
 pub mod repetition;
 pub mod score;
 pub mod see;
+mod singular;
 mod tablebase;
 pub mod wdl;
 pub mod worker;

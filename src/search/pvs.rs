@@ -8,6 +8,7 @@ use super::probcut::ProbCutNode;
 use super::repetition::{repetition_score, sixty_move_draw};
 use super::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MAX_PLY, WIN_BOUND};
 use super::see::see_ge;
+use super::singular::{Singular, SingularNode};
 use super::tablebase::TB_DEPTH;
 use super::worker::Searcher;
 use crate::board::{Move, PieceKind, Position};
@@ -32,11 +33,6 @@ fn has_big_piece(pos: &Position) -> bool {
         + pos.count(us, PieceKind::Cannon)
         > 0
 }
-
-/// A double extension when the other moves fail this far below the singular bound; at most
-/// `DOUBLE_EXTENSIONS` on one line, so the search stays finite.
-const DOUBLE_EXTENSION_MARGIN: i32 = 40;
-const DOUBLE_EXTENSIONS: u8 = 6;
 
 /// LMR reductions by depth and move number (both capped at 63), a classic log-log table.
 #[cfg(not(feature = "tune"))]
@@ -296,49 +292,22 @@ impl Searcher {
             depth -= 1;
         }
 
-        // Singular extension: when every move but the TT move fails low against a margin
-        // below its stored score, the TT move is the only good one and is searched deeper;
-        // when even the others beat beta, several moves cut and the node does (multi-cut).
+        // Singular extension (`singular.rs`).
         let mut singular_extension = 0;
-        if self.config.singular && !root && !excluding && depth >= param::singular_depth() {
-            if let Some((tt_score, bound)) = tt_value {
-                if !tt_move.is_none()
-                    && matches!(bound, Bound::Lower | Bound::Exact)
-                    && tt_depth >= depth - 3
-                    && tt_score.abs() < WIN_BOUND
-                {
-                    let singular_beta = tt_score - param::singular_margin() * depth;
-                    self.stack[ply].excluded = tt_move;
-                    let score = self.pvs(
-                        (depth - 1) / 2,
-                        singular_beta - 1,
-                        singular_beta,
-                        ply,
-                        false,
-                        false,
-                    );
-                    self.stack[ply].excluded = Move::NONE;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score < singular_beta {
-                        singular_extension = if !pv_node
-                            && score < singular_beta - DOUBLE_EXTENSION_MARGIN
-                            && self.stack[ply].doubles < DOUBLE_EXTENSIONS
-                        {
-                            2
-                        } else {
-                            1
-                        };
-                    } else if singular_beta >= beta {
-                        self.horizon = true;
-                        return singular_beta;
-                    } else if tt_score >= beta {
-                        // Another move holds near the stored score, which beats beta: the TT
-                        // move is not the only way, and is searched a ply shallower.
-                        singular_extension = -1;
-                    }
-                }
+        if self.config.singular && !root && !excluding {
+            let node = SingularNode {
+                depth,
+                beta,
+                ply,
+                pv_node,
+                tt_move,
+                tt_value,
+                tt_depth,
+            };
+            match self.singular(&node) {
+                _ if self.stopped => return 0,
+                Singular::Cut(score) => return score,
+                Singular::Extend(e) => singular_extension = e,
             }
         }
 
