@@ -252,6 +252,7 @@ const LISTED: &[&str] = &[
     "wdlfit",
     "mates",
     "soak",
+    "tune",
     "hashclear",
     "fake-engine",
     "help",
