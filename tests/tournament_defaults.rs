@@ -219,18 +219,25 @@ fn run_together(engines: &mut [&mut Engine], pids: &[u32], go: &str) -> (f64, f6
     })
 }
 
+/// The /proc directories of the search worker threads of `pid`.
+fn worker_tasks(pid: u32) -> Vec<std::path::PathBuf> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .map(|t| t.path())
+        .filter(|t| {
+            std::fs::read_to_string(t.join("comm")).is_ok_and(|c| c.starts_with("pao-worker-"))
+        })
+        .collect()
+}
+
 /// The CPU each worker thread of `pid` last ran on (field 39 of /proc/PID/task/TID/stat).
 fn worker_cpus(pid: u32) -> Vec<u32> {
     let mut cpus = Vec::new();
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return cpus;
-    };
-    for task in tasks.flatten() {
-        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
-        if !comm.starts_with("pao-worker-") {
-            continue;
-        }
-        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+    for task in worker_tasks(pid) {
+        let stat = std::fs::read_to_string(task.join("stat")).unwrap_or_default();
         // After the command name: state is the 3rd field of the line, processor the 39th.
         if let Some(cpu) = stat
             .rsplit_once(')')
@@ -246,15 +253,8 @@ fn worker_cpus(pid: u32) -> Vec<u32> {
 /// How many CPUs each worker thread of `pid` may run on (its `Cpus_allowed_list`).
 fn worker_allowed_cpus(pid: u32) -> Vec<usize> {
     let mut counts = Vec::new();
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return counts;
-    };
-    for task in tasks.flatten() {
-        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
-        if !comm.starts_with("pao-worker-") {
-            continue;
-        }
-        let status = std::fs::read_to_string(task.path().join("status")).unwrap_or_default();
+    for task in worker_tasks(pid) {
+        let status = std::fs::read_to_string(task.join("status")).unwrap_or_default();
         let Some(list) = status
             .lines()
             .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
