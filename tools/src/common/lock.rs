@@ -22,14 +22,7 @@ pub fn path_for(target: &Path) -> PathBuf {
 /// Takes the lock of `target` for this process (`what` says what it writes, for the holder's
 /// line), or says who holds it.
 pub fn acquire(target: &Path, what: &str) -> Result<Lock, String> {
-    let path = path_for(target);
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let (path, mut file) = open(target)?;
     match file.try_lock() {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {
@@ -48,27 +41,33 @@ pub fn acquire(target: &Path, what: &str) -> Result<Lock, String> {
         }
         Err(TryLockError::Error(e)) => return Err(format!("{}: {e}", path.display())),
     }
-    let me = format!("pid {}: {what}\n", std::process::id());
-    file.set_len(0)
-        .and_then(|()| file.seek(SeekFrom::Start(0)))
-        .and_then(|_| file.write_all(me.as_bytes()))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Lock { _file: file })
+    claim(&path, file, what)
 }
 
 /// Takes the lock of `target` like `acquire`, but waits while another process holds it: for
 /// writers that take turns (each holds it only for a read-modify-write of the file).
 pub fn wait(target: &Path, what: &str) -> Result<Lock, String> {
+    let (path, file) = open(target)?;
+    file.lock()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    claim(&path, file, what)
+}
+
+/// Opens (creating it) the lock file of `target`, not yet locked.
+fn open(target: &Path) -> Result<(PathBuf, File), String> {
     let path = path_for(target);
-    let mut file = OpenOptions::new()
+    let file = OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
         .open(&path)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    file.lock()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((path, file))
+}
+
+/// Writes this process's name into the locked `file` (at `path`), for a refused writer's line.
+fn claim(path: &Path, mut file: File, what: &str) -> Result<Lock, String> {
     let me = format!("pid {}: {what}\n", std::process::id());
     file.set_len(0)
         .and_then(|()| file.seek(SeekFrom::Start(0)))
