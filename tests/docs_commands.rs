@@ -33,6 +33,14 @@ fn documents() -> Vec<PathBuf> {
     docs
 }
 
+/// A document's path from the repository's root, as messages name it.
+fn relative_name(doc: &Path) -> String {
+    doc.strip_prefix(root())
+        .unwrap_or(doc)
+        .display()
+        .to_string()
+}
+
 /// A command as printed, and where.
 #[derive(Clone, Debug)]
 struct Printed {
@@ -298,11 +306,7 @@ fn the_documents_commands_work_as_printed() {
     let mut helps = HelpCache::new();
     for doc in documents() {
         let text = std::fs::read_to_string(&doc).expect("a document");
-        let name = doc
-            .strip_prefix(root())
-            .unwrap_or(&doc)
-            .display()
-            .to_string();
+        let name = relative_name(&doc);
         for c in commands(&text, &name) {
             let words = strip_prefixes(words_of(&c.text));
             let words: Vec<String> = words.iter().map(|w| scratch.substitute(w)).collect();
@@ -466,11 +470,7 @@ fn one_bench_signature_everywhere() {
     );
     for doc in documents() {
         let text = std::fs::read_to_string(&doc).expect("a document");
-        let name = doc
-            .strip_prefix(root())
-            .unwrap_or(&doc)
-            .display()
-            .to_string();
+        let name = relative_name(&doc);
         if name == RESULTS {
             continue;
         }
