@@ -340,11 +340,28 @@ impl Since {
     /// used little CPU, however long other jobs held the engine off the cores.
     fn assert_moved_at_once(&self, e: &Engine) {
         let took = self.wall.elapsed();
-        let cpu = self.cpu.zip(e.cpu_time()).map(|(a, b)| b.saturating_sub(a));
+        let cpu = self.cpu(e);
         assert!(
             took < Duration::from_secs(25) && cpu.is_none_or(|c| c < Duration::from_secs(2)),
             "{took:?}, engine CPU {cpu:?}"
         );
+    }
+
+    /// The move came at once: within `bound` of wall time, or, on a runner too busy for that,
+    /// with less than `bound` of the engine's CPU (one search thread): it waited for a core, it
+    /// did not search on.
+    fn assert_at_once(&self, e: &Engine, bound: Duration) {
+        let wall = self.wall.elapsed();
+        let cpu = self.cpu(e);
+        assert!(
+            wall < bound || cpu.is_some_and(|c| c < bound),
+            "wall {wall:?}, engine CPU {cpu:?}, bound {bound:?}"
+        );
+    }
+
+    /// The engine's CPU time since then; None where /proc cannot say.
+    fn cpu(&self, e: &Engine) -> Option<Duration> {
+        self.cpu.zip(e.cpu_time()).map(|(a, b)| b.saturating_sub(a))
     }
 }
 
@@ -433,17 +450,13 @@ fn the_clock_from_level_and_time_is_kept() {
     e.send("level 0 0:02 0");
     e.send("time 200");
     e.send("otim 200");
-    let start = Instant::now();
-    let cpu_before = e.cpu_time();
+    let since = Since::now(&e);
     e.send("usermove h2e2");
     engine_move(&mut e);
-    let used = start.elapsed();
+    let used = since.wall.elapsed();
     // The engine's CPU time (one search thread) judges what it spent, whatever else holds
     // the cores; the wall clock only bounds a search that never stopped.
-    if let Some(cpu) = cpu_before
-        .zip(e.cpu_time())
-        .map(|(a, b)| b.saturating_sub(a))
-    {
+    if let Some(cpu) = since.cpu(&e) {
         assert!(
             cpu < Duration::from_millis(1000),
             "{cpu:?} of CPU on a 2 s clock"
@@ -463,20 +476,6 @@ fn the_clock_from_level_and_time_is_kept() {
         .map(|t| t.0)
         .collect();
     assert_eq!(depths.last(), Some(&3), "{lines:?}");
-}
-
-/// The move came at once: within `bound` of wall time, or, on a runner too busy for that, with
-/// less than `bound` of the engine's CPU (one search thread) since `cpu_before`: it waited
-/// for a core, it did not search on.
-fn assert_at_once(e: &Engine, start: Instant, cpu_before: Option<Duration>, bound: Duration) {
-    let wall = start.elapsed();
-    let cpu = cpu_before
-        .zip(e.cpu_time())
-        .map(|(a, b)| b.saturating_sub(a));
-    assert!(
-        wall < bound || cpu.is_some_and(|c| c < bound),
-        "wall {wall:?}, engine CPU {cpu:?}, bound {bound:?}"
-    );
 }
 
 /// Reads thinking lines printed after the engine's move, before any reply is sent: the ponder
@@ -548,21 +547,13 @@ fn pondering_on_the_expected_reply_and_on_another() {
     e.send("otim 6000");
     // The expected reply: a ponder hit, the search goes on as the engine's move, which comes
     // within its second (`st 1`) counted from the reply.
-    let start = Instant::now();
+    let since = Since::now(&e);
     e.send(&format!("usermove {expected}"));
     moves.push(expected);
-    let cpu_before = e.cpu_time();
     let m = engine_move(&mut e);
-    let took = start.elapsed();
     // Late by the wall only while the engine had less CPU than its second and the margin: it
     // waited for a core, the search did not overrun.
-    let cpu = cpu_before
-        .zip(e.cpu_time())
-        .map(|(a, b)| b.saturating_sub(a));
-    assert!(
-        took < Duration::from_millis(1500) || cpu.is_some_and(|c| c < Duration::from_millis(1500)),
-        "{took:?}, engine CPU {cpu:?}"
-    );
+    since.assert_at_once(&e, Duration::from_millis(1500));
     assert!(
         play(None, &moves)
             .parse_legal_move(&m, RankBase::Zero)
@@ -704,11 +695,10 @@ fn force_is_not_held_up_by_a_time_control_sent_during_the_move() {
     // No move comes after `force` either.
     e.expect_silence(Duration::from_millis(1500));
     // `st 0` applies to the next search: the move comes at once, not after seconds.
-    let start = Instant::now();
-    let cpu_before = e.cpu_time();
+    let since = Since::now(&e);
     e.send("go");
     let m = engine_move(&mut e);
-    assert_at_once(&e, start, cpu_before, Duration::from_secs(1));
+    since.assert_at_once(&e, Duration::from_secs(1));
     assert!(Position::startpos()
         .parse_legal_move(&m, RankBase::Zero)
         .is_ok());
@@ -727,8 +717,7 @@ fn a_depth_limit_sent_during_the_move_applies_to_the_next_search() {
     e.send("ping 2");
     prompt_pong(&mut e, 2, Duration::from_secs(1));
     // The next search stops at depth 3, long before its 30 seconds.
-    let start = Instant::now();
-    let cpu_before = e.cpu_time();
+    let since = Since::now(&e);
     e.send("go");
     let (_, lines) = e.expect_prefix("move ");
     let depths: Vec<u32> = lines
@@ -737,7 +726,7 @@ fn a_depth_limit_sent_during_the_move_applies_to_the_next_search() {
         .map(|t| t.0)
         .collect();
     assert_eq!(depths.last(), Some(&3), "{lines:?}");
-    assert_at_once(&e, start, cpu_before, Duration::from_secs(5));
+    since.assert_at_once(&e, Duration::from_secs(5));
 }
 
 #[test]
@@ -746,11 +735,10 @@ fn question_mark_new_and_quit_behind_a_time_control_act_at_once() {
     e.send("level 40 5 0");
     // Each burst starts with `new`, so the lines behind it run from the queue.
     // `?` behind `sd 2`: the move comes at once, then the pong.
-    let start = Instant::now();
-    let cpu_before = e.cpu_time();
+    let since = Since::now(&e);
     e.send_burst(&["new", "go", "sd 2", "?", "ping 2"]);
     engine_move(&mut e);
-    assert_at_once(&e, start, cpu_before, Duration::from_secs(1));
+    since.assert_at_once(&e, Duration::from_secs(1));
     e.expect_exact("pong 2");
     // `new` behind `level`: the game ends at once without a move.
     e.send_burst(&["new", "go", "level 40 10 0", "new", "ping 3"]);
