@@ -312,8 +312,9 @@ fn help_command_prints_the_full_usage_that_command_help_prints() {
 #[cfg(unix)]
 #[test]
 fn the_default_engine_is_the_pao_beside_the_tools_then_on_path() {
-    use std::os::unix::fs::{symlink, PermissionsExt};
+    use std::os::unix::fs::symlink;
     use std::process::Command;
+    use support::Program;
     let Some(pao) = support::engine() else { return };
     let scratch = Scratch::new("installed");
     let [bin, elsewhere, broken] = ["bin", "elsewhere", "broken"].map(|d| scratch.dir().join(d));
@@ -321,12 +322,11 @@ fn the_default_engine_is_the_pao_beside_the_tools_then_on_path() {
         std::fs::create_dir_all(d).expect("directory");
     }
     let tools = bin.join("pao-tools");
-    std::fs::copy(support::BIN, &tools).expect("copy pao-tools");
+    support::install_program(&tools, Program::Copy(support::BIN.as_ref()));
     symlink(&pao, elsewhere.join("pao")).expect("link pao");
     // A `pao` that is no engine: it exits at once.
     let no_engine = broken.join("pao");
-    std::fs::write(&no_engine, "#!/bin/sh\nexit 0\n").expect("script");
-    std::fs::set_permissions(&no_engine, std::fs::Permissions::from_mode(0o755)).expect("mode");
+    support::install_program(&no_engine, Program::Script("#!/bin/sh\nexit 0\n"));
     let latency = |path: &[&std::path::Path]| {
         let path = std::env::join_paths(path).expect("PATH");
         support::output(

@@ -49,6 +49,40 @@ pub fn engine() -> Option<PathBuf> {
     }
 }
 
+/// Writes an executable file the test will run: `from`'s bytes copied (`cp -p`), or `script`
+/// written (`sh -c`), by a child process. A file written by the test process itself could not
+/// always be run: another test's thread forking at that moment gives its child the open write
+/// descriptor until that child execs, and running the file then fails with "Text file busy".
+#[cfg(unix)]
+pub fn install_program(to: &std::path::Path, from: Program) {
+    let mut command = Command::new(match from {
+        Program::Copy(_) => "cp",
+        Program::Script(_) => "sh",
+    });
+    match from {
+        Program::Copy(source) => command.arg("-p").arg(source).arg(to),
+        Program::Script(text) => command
+            .args([
+                "-c",
+                "printf '%s' \"$1\" > \"$2\" && chmod 755 \"$2\"",
+                "sh",
+                text,
+            ])
+            .arg(to),
+    };
+    let (code, out, err) = output(&mut command);
+    assert_eq!(code, 0, "cannot write {}: {out}{err}", to.display());
+}
+
+/// What `install_program` writes.
+#[cfg(unix)]
+pub enum Program<'a> {
+    /// A copy of this file.
+    Copy(&'a std::path::Path),
+    /// A shell script of this text.
+    Script(&'a str),
+}
+
 /// A scratch directory per test, made empty at the start and removed at the end.
 pub struct Scratch(PathBuf);
 
