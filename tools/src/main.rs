@@ -41,7 +41,8 @@ enum Command {
     Levels(levels::LevelsArgs),
     /// Self-play training data for the network (and `datagen stats FILE`)
     Datagen(datagen::DatagenArgs),
-    /// Endgame tablebases: generate, list, probe, stats, verify, theory, positions
+    /// Endgame tablebases: generate, list, probe, stats, verify, theory, positions; sample,
+    /// knowledge, scales, bitbase: the evaluation's endgame knowledge from them
     Egtb(egtb::EgtbArgs),
     /// Rule on a game: ongoing, or who won and why
     Judge(r#match::judge::JudgeArgs),

@@ -174,8 +174,8 @@ say "match: 4 shards (array job ${ids[0]}) merged by job ${ids[1]} = one local r
 sed 's/^/    /' "$work/match/report.txt"
 # A generation: 2 self-play shards by the embedded net, training warm-started from it (1 epoch)
 # on the merged data and the local run's file as the window, an SPRT of 2 shards of one game
-# pair each at fixed nodes, its merge, and the decision. Four games cannot pass an SPRT of
-# elo0=0 elo1=5 (the LLR of 2 pairs stays between its bounds), so the new net is not taken.
+# pair each at fixed nodes, its merge, and the decision. Four games cannot pass the default
+# SPRT, elo0=0 elo1=10 (the LLR of 2 pairs stays between its bounds), so the new net is not taken.
 mapfile -t ids < <(OUT="$work/gen" SHARDS=2 GAMES=2 NODES=200 SEED=5 EPOCHS=1 \
     MATCH_SHARDS=2 PAIRS=1 SPRT_NODES=300 WINDOW="$work/local.bin" PAO="$pao" \
     DATAGEN_ARGS="--max-plies 40" TRAIN_ARGS="--batch 64" MATCH_ARGS="--maxplies 80" \
