@@ -113,7 +113,7 @@ impl Level {
         })
     }
 
-    /// Amplitude of root noise for `randomness` (as ElephantEye's masks).
+    /// ElephantEye's mask of root noise for `randomness` (on its own scale).
     pub fn noise(self) -> i32 {
         match self {
             Level::None => 0,
@@ -123,6 +123,19 @@ impl Level {
             Level::Large => 15,
             Level::Huge => 31,
         }
+    }
+}
+
+/// Pao's centipawns per ElephantEye score point: EE's horse and cannon are worth about 100,
+/// Pao's horse 400.
+pub const RANDOMNESS_SCALE: i32 = 4;
+
+impl Level {
+    /// The largest root noise of `randomness`, in Pao's centipawns: ElephantEye's mask on
+    /// Pao's scale, 0/4/12/28/60/124 for none..huge. Even `huge` stays under a third of a
+    /// horse, so a move that wins or saves a piece is never passed over.
+    pub fn noise_cp(self) -> i32 {
+        self.noise() * RANDOMNESS_SCALE
     }
 }
 

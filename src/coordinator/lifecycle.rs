@@ -106,6 +106,7 @@ impl<W: Write> Coordinator<W> {
         limits.multipv = self.options.multipv;
         limits.mate = params.mate;
         let skill = self.start_skill(&mut limits, legal.len());
+        limits.noise = self.root_noise();
         let limited = skill.is_some();
         if let (Some(b), false) = (&budget, params.ponder) {
             match nodes_per_ms {
