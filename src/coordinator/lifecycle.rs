@@ -147,6 +147,10 @@ impl<W: Write> Coordinator<W> {
             last_iteration: None,
             iteration_start: now,
             skill,
+            last_currmove: None,
+            max_depth: limits
+                .depth
+                .clamp(1, (crate::search::score::MAX_PLY - 8) as u32),
             nodes_per_ms,
             nodes_increment,
             counted_nodes: None,
@@ -166,6 +170,9 @@ impl<W: Write> Coordinator<W> {
                 || limited,
             solo: limited,
         });
+        if self.ucci_debug() {
+            self.line("info depth 1");
+        }
     }
 
     /// Answers from the opening book when the position is in it: one `info depth 0 score
