@@ -302,3 +302,54 @@ fn without_debug_nothing_is_echoed() {
         "{lines:?}"
     );
 }
+
+/// UCI offers the same option as `Randomness`, with the same seed (`Skill Seed`): the same
+/// search plays the same moves in both dialects. CECP offers it as a combo.
+#[test]
+fn uci_and_cecp_offer_the_same_randomness() {
+    let mut u = Engine::start();
+    u.send("uci");
+    let (_, lines) = u.expect_prefix("uciok");
+    assert!(lines.contains(
+        &"option name Randomness type combo default none var none var tiny var small var medium var large var huge"
+            .to_string()
+    ));
+    for line in [
+        "setoption name Threads value 1",
+        "setoption name Hash value 16",
+        "setoption name OwnBook value false",
+        "setoption name Randomness value huge",
+    ] {
+        u.send(line);
+    }
+    let mut c = engine(1);
+    c.send("setoption randomness huge");
+    for seed in 1..=4 {
+        u.send(&format!("setoption name Skill Seed value {seed}"));
+        u.send("ucinewgame");
+        c.send(&format!("setoption skillseed {seed}"));
+        new_game(&mut c);
+        let by_uci = search(&mut u, "position startpos", "go depth 6").best;
+        assert_eq!(
+            by_uci,
+            search(&mut c, "position startpos", "go depth 6").best
+        );
+    }
+
+    let mut x = Engine::start();
+    x.send("xboard");
+    x.send("protover 2");
+    let lines = x.expect_exact_eventually("feature done=1");
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "feature option=\"Randomness -combo *none /// tiny /// small /// medium /// large /// huge\""
+        )),
+        "{lines:?}"
+    );
+    x.send("option Randomness=wild");
+    let (error, _) = x.read_until("an error", |l| l.starts_with("Error"));
+    assert!(error.contains("unknown level"), "{error}");
+    x.send("option Randomness=huge");
+    x.send("ping 2");
+    x.expect_exact("pong 2");
+}
