@@ -113,7 +113,19 @@ impl Level {
         })
     }
 
-    /// Amplitude of root noise for `randomness` (as ElephantEye's masks).
+    /// The level's name, as the options spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::None => "none",
+            Level::Tiny => "tiny",
+            Level::Small => "small",
+            Level::Medium => "medium",
+            Level::Large => "large",
+            Level::Huge => "huge",
+        }
+    }
+
+    /// ElephantEye's mask of root noise for `randomness` (on its own scale).
     pub fn noise(self) -> i32 {
         match self {
             Level::None => 0,
@@ -123,6 +135,29 @@ impl Level {
             Level::Large => 15,
             Level::Huge => 31,
         }
+    }
+}
+
+/// The levels of `randomness`, in order.
+const RANDOMNESS_LEVELS: [Level; 6] = [
+    Level::None,
+    Level::Tiny,
+    Level::Small,
+    Level::Medium,
+    Level::Large,
+    Level::Huge,
+];
+
+/// Pao's centipawns per ElephantEye score point: EE's horse and cannon are worth about 100,
+/// Pao's horse 400.
+pub const RANDOMNESS_SCALE: i32 = 4;
+
+impl Level {
+    /// The largest root noise of `randomness`, in Pao's centipawns: ElephantEye's mask on
+    /// Pao's scale, 0/4/12/28/60/124 for none..huge. Even `huge` stays under a third of a
+    /// horse, so a move that wins or saves a piece is never passed over.
+    pub fn noise_cp(self) -> i32 {
+        self.noise() * RANDOMNESS_SCALE
     }
 }
 
@@ -434,6 +469,14 @@ impl Options {
             })
             .collect::<Vec<_>>()
             .join(" /// ");
+        let randomness = RANDOMNESS_LEVELS
+            .iter()
+            .map(|&l| {
+                let mark = if l == self.randomness { "*" } else { "" };
+                format!("{mark}{}", l.name())
+            })
+            .collect::<Vec<_>>()
+            .join(" /// ");
         let lines = vec![
             format!("Move Overhead -spin {} 0 10000", self.move_overhead_ms),
             format!("OwnBook -check {}", flag(self.use_book)),
@@ -447,6 +490,7 @@ impl Options {
             format!("EGTBPath -path {}", self.egtb_path),
             format!("nodestime -spin {} 0 10000", self.nodes_time),
             format!("Debug Log File -file {}", self.debug_log_file),
+            format!("Randomness -combo {randomness}"),
             "Clear Hash -button".to_string(),
         ];
         #[cfg(feature = "tune")]
@@ -489,6 +533,7 @@ impl Options {
             "option name UCI_RankBase type spin default 0 min 0 max 1".to_string(),
             "option name nodestime type spin default 0 min 0 max 10000".to_string(),
             "option name Debug Log File type string default <empty>".to_string(),
+            "option name Randomness type combo default none var none var tiny var small var medium var large var huge".to_string(),
         ];
         #[cfg(feature = "tune")]
         let lines = [lines, crate::search::params::uci_lines()].concat();

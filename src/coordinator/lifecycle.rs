@@ -106,6 +106,7 @@ impl<W: Write> Coordinator<W> {
         limits.multipv = self.options.multipv;
         limits.mate = params.mate;
         let skill = self.start_skill(&mut limits, legal.len());
+        limits.noise = self.root_noise();
         let limited = skill.is_some();
         if let (Some(b), false) = (&budget, params.ponder) {
             match nodes_per_ms {
@@ -146,6 +147,10 @@ impl<W: Write> Coordinator<W> {
             last_iteration: None,
             iteration_start: now,
             skill,
+            last_currmove: None,
+            max_depth: limits
+                .depth
+                .clamp(1, (crate::search::score::MAX_PLY - 8) as u32),
             nodes_per_ms,
             nodes_increment,
             counted_nodes: None,
@@ -165,6 +170,9 @@ impl<W: Write> Coordinator<W> {
                 || limited,
             solo: limited,
         });
+        if self.ucci_debug() {
+            self.line("info depth 1");
+        }
     }
 
     /// Answers from the opening book when the position is in it: one `info depth 0 score

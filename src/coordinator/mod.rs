@@ -71,6 +71,10 @@ struct Active {
     iteration_start: Instant,
     /// The strength limit's choice, when a level below full strength plays.
     skill: Option<strength::SkillPlay>,
+    /// The deepest iteration the search may run (UCCI `debug` announces each one).
+    max_depth: u32,
+    /// The last `currmove` shown (UCCI `debug` shows each new one).
+    last_currmove: Option<(Move, u32, u32)>,
     /// `nodestime`: the clock counts nodes, this many per millisecond.
     nodes_per_ms: Option<u64>,
     /// `nodestime` on the engine's clock: the increment in nodes, added to the nodes left when
@@ -236,11 +240,26 @@ impl<W: Write> Coordinator<W> {
                 if let Some(log) = self.debug_log.as_mut() {
                     log.input(&line);
                 }
+                if self.ucci_debug() {
+                    // ElephantEye's echo: what was read, and whether a search was running.
+                    let state = if self.active.is_some() {
+                        "busy"
+                    } else {
+                        "idle"
+                    };
+                    self.line(&format!("info {state}line {line}"));
+                }
                 self.on_line(line)
             }
             ReaderEvent::Error(msg) => self.error(&msg),
             ReaderEvent::Eof => self.quit(),
         }
+    }
+
+    /// True when UCCI's `debug` is on: the echo of each command, `info depth N` at each
+    /// iteration's start and `currmove` with every progress line.
+    pub(super) fn ucci_debug(&self) -> bool {
+        self.options.debug && self.dialect == Some(Dialect::Ucci)
     }
 
     /// True once `quit` (or the end of input) has been handled: no more input is read.

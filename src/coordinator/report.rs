@@ -11,6 +11,9 @@ use crate::time;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+/// How often UCCI `debug` looks for a new root move to show as `currmove`.
+const DEBUG_CURRMOVE_INTERVAL: Duration = Duration::from_millis(100);
+
 impl<W: Write> Coordinator<W> {
     /// How long to sleep before the next clock check.
     pub(super) fn next_wake(&self) -> Duration {
@@ -18,6 +21,9 @@ impl<W: Write> Coordinator<W> {
             return Duration::from_secs(3600);
         };
         let mut wake = Duration::from_millis(1000).saturating_sub(a.last_info.elapsed());
+        if self.ucci_debug() {
+            wake = wake.min(DEBUG_CURRMOVE_INTERVAL);
+        }
         // With `nodestime` the workers' node limit is the hard limit.
         if let (Some(b), false, None) = (&a.budget, a.ponder, a.nodes_per_ms) {
             let hard = Duration::from_millis(b.hard_ms);
@@ -86,6 +92,7 @@ impl<W: Write> Coordinator<W> {
         a.last_iteration = Some(it.clone());
         a.last_info = Instant::now();
         a.iteration_start = a.last_info;
+        let next_depth = (it.depth < a.max_depth).then_some(it.depth + 1);
         let show_wdl = dialect == Dialect::Uci && self.options.show_wdl;
         let numbered = self.options.multipv > 1;
         if let Some(play) = a.skill.as_mut() {
@@ -141,10 +148,14 @@ impl<W: Write> Coordinator<W> {
         }
         if stop {
             self.pool.stop();
+        } else if let (Some(depth), true) = (next_depth, self.ucci_debug()) {
+            // UCCI `debug`: the next iteration starts now.
+            self.line(&format!("info depth {depth}"));
         }
     }
 
     pub(super) fn on_tick(&mut self) {
+        let debug = self.ucci_debug();
         let nodes = self.pool.nodes();
         let hashfull = self.tt.hashfull();
         let Some(a) = self.active.as_mut() else {
@@ -170,14 +181,28 @@ impl<W: Write> Coordinator<W> {
             ));
             // A long iteration: say which root move the main thread is on (GUIs show it).
             if iteration_ms > 3000 {
-                if let Some((mv, number, depth)) = self.pool.current_move() {
-                    let mv = crate::board::format_move(mv, self.rank_base());
-                    self.line(&format!(
-                        "info depth {depth} currmove {mv} currmovenumber {number}"
-                    ));
+                if let Some(current) = self.pool.current_move() {
+                    self.currmove(current);
                 }
             }
+        } else if debug {
+            // UCCI `debug`: each new root move, as often as the clock is checked.
+            let current = self.pool.current_move();
+            if let Some(current) = current.filter(|_| current != a.last_currmove) {
+                self.currmove(current);
+            }
         }
+    }
+
+    /// `info depth D currmove M currmovenumber K`.
+    fn currmove(&mut self, (mv, number, depth): (crate::board::Move, u32, u32)) {
+        if let Some(a) = self.active.as_mut() {
+            a.last_currmove = Some((mv, number, depth));
+        }
+        let mv = crate::board::format_move(mv, self.rank_base());
+        self.line(&format!(
+            "info depth {depth} currmove {mv} currmovenumber {number}"
+        ));
     }
 }
 

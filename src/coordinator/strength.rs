@@ -1,11 +1,15 @@
 //! The strength limit in a search: the level's limits at `go`, its candidate lines as the
-//! iterations come, and the move drawn among them at `bestmove` (the policy is `crate::skill`).
+//! iterations come, and the move drawn among them at `bestmove` (the policy is `crate::skill`);
+//! and the seed of UCCI `randomness`, which shares `Skill Seed`.
 
 use super::Coordinator;
 use crate::protocol::{self, Dialect};
-use crate::search::{Iteration, Limits, RootLine, SearchResult};
+use crate::search::{Iteration, Limits, RootLine, RootNoise, SearchResult};
 use crate::skill::{mix, Skill};
 use std::io::Write;
+
+/// Keeps the noise's seed apart from the level's ticket when both come from `Skill Seed`.
+const NOISE_SALT: u64 = 0x5241_4E44_4F4D_4E53;
 
 /// A limited search's choice in the making.
 pub(super) struct SkillPlay {
@@ -79,6 +83,21 @@ impl<W: Write> Coordinator<W> {
             depth: 0,
             seldepth: 0,
         })
+    }
+
+    /// At `go`: the root noise of UCCI `randomness` (none by default). Its seed is drawn from
+    /// the clock-seeded generator, or, with a `Skill Seed`, made from the seed and the
+    /// position, so that a seeded engine plays the same move in the same position.
+    pub(super) fn root_noise(&mut self) -> RootNoise {
+        let mask = self.options.randomness.noise_cp();
+        if mask == 0 {
+            return RootNoise::NONE;
+        }
+        let seed = match self.options.strength.seed {
+            0 => self.next_random(),
+            seed => mix(seed ^ self.position.key() ^ NOISE_SALT),
+        };
+        RootNoise { mask, seed }
     }
 
     /// At `bestmove`: the drawn line becomes the answer; when it is not the search's best, an

@@ -83,6 +83,8 @@ impl Searcher {
         report: &mut dyn FnMut(&Iteration),
     ) -> (SearchResult, bool) {
         self.start(root, limits, moves);
+        // B* searches the positions below the root as roots of their own: no root noise.
+        self.limits.noise = super::RootNoise::NONE;
         let mut game = root.clone();
         let mut last: Option<BStarState<Move>> = None;
         let mut reported = 0u64;

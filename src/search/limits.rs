@@ -36,6 +36,8 @@ pub struct Limits {
     pub multipv: usize,
     /// `go mate N`: stop once a mate in at most N moves is proven.
     pub mate: Option<u32>,
+    /// UCCI `randomness`: the noise added to the root moves' scores (none by default).
+    pub noise: super::root_noise::RootNoise,
 }
 
 impl Limits {
@@ -52,6 +54,7 @@ impl Limits {
             prove_mates: false,
             multipv: 1,
             mate: None,
+            noise: super::root_noise::RootNoise::NONE,
         }
     }
 

@@ -15,6 +15,7 @@ mod pvs;
 mod qsearch;
 pub mod reference;
 pub mod repetition;
+pub mod root_noise;
 pub mod score;
 pub mod see;
 mod singular;
@@ -24,6 +25,7 @@ pub mod worker;
 
 pub use config::{Driver, RepetitionRule, SearchConfig};
 pub use limits::Limits;
+pub use root_noise::RootNoise;
 pub use worker::{Iteration, RootLine, RootProgress, SearchResult, Searcher};
 
 /// The quiescence value of a position with a scratch table (UCCI `go depth 0`), evaluated by

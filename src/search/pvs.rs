@@ -6,6 +6,7 @@ use super::ordering::MovePicker;
 use super::params as param;
 use super::probcut::ProbCutNode;
 use super::repetition::{repetition_score, sixty_move_draw};
+use super::root_noise::{child_window, noisy};
 use super::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MAX_PLY, WIN_BOUND};
 use super::see::see_ge;
 use super::singular::{Singular, SingularNode};
@@ -437,8 +438,10 @@ impl Searcher {
                 continue;
             }
 
+            // UCCI `randomness`: at the root, the move's noise (0 without it).
+            let noise = if root { self.limits.noise.of(m) } else { 0 };
             let score = if searched == 0 || !self.config.pvs {
-                -self.pvs(new_depth, -beta, -alpha, ply + 1, pv_node, true)
+                self.child(noise, new_depth, alpha, beta, ply, pv_node)
             } else {
                 let reduction = if self.config.lmr
                     && depth >= 3
@@ -458,19 +461,12 @@ impl Searcher {
                 } else {
                     0
                 };
-                let mut s = -self.pvs(
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                    true,
-                );
+                let mut s = self.child(noise, new_depth - reduction, alpha, alpha + 1, ply, false);
                 if s > alpha && reduction > 0 {
-                    s = -self.pvs(new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+                    s = self.child(noise, new_depth, alpha, alpha + 1, ply, false);
                 }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.pvs(new_depth, -beta, -alpha, ply + 1, true, true);
+                    s = self.child(noise, new_depth, alpha, beta, ply, true);
                 }
                 s
             };
@@ -493,6 +489,7 @@ impl Searcher {
                     self.update_pv(ply, m);
                     if root {
                         self.root_best = m;
+                        self.root_best_raw = self.root_raw;
                     }
                     if score >= beta {
                         if !capture {
@@ -529,7 +526,11 @@ impl Searcher {
             Bound::Upper
         };
         let skip_store = excluding || (root && self.skip_root_store);
-        if !skip_store {
+        if root && !skip_store && self.limits.noise.mask > 0 {
+            // A noisy root value is not the position's: keep only the move, for ordering.
+            self.tt
+                .store(key, best_move, 0, raw_eval, depth, Bound::None);
+        } else if !skip_store {
             self.tt.store(
                 key,
                 best_move,
@@ -554,6 +555,32 @@ impl Searcher {
                 .update(&self.pos, raw_eval, best_score, depth);
         }
         best_score
+    }
+
+    /// Searches the move just made at `ply` within (`alpha`, `beta`) from the mover's side.
+    /// At the root with `noise` (UCCI `randomness`) the child's window is shifted and its
+    /// value returned with the noise added; the child's own value is kept in `root_raw`.
+    #[inline]
+    fn child(
+        &mut self,
+        noise: i32,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        if noise == 0 {
+            let score = -self.pvs(depth, -beta, -alpha, ply + 1, pv_node, true);
+            if ply == 0 {
+                self.root_raw = score;
+            }
+            return score;
+        }
+        let (low, high) = child_window(alpha, beta, noise);
+        let raw = -self.pvs(depth, -high, -low, ply + 1, pv_node, true);
+        self.root_raw = raw;
+        noisy(raw, noise)
     }
 
     /// Appends the child's PV behind `m` at `ply`.

@@ -129,6 +129,10 @@ pub struct Searcher {
     pub(crate) seldepth: usize,
     pub(crate) stopped: bool,
     pub(crate) root_best: Move,
+    /// The root's last searched move's own value, and `root_best`'s: without noise they are
+    /// the root's scores, with it (UCCI `randomness`) the scores without the noise.
+    pub(crate) root_raw: i32,
+    pub(crate) root_best_raw: i32,
     pub(crate) root_moves: Vec<Move>,
     /// A later MultiPV line searches the root: its restricted result is not the root's value,
     /// so it is not stored in the table.
@@ -169,6 +173,8 @@ impl Searcher {
             seldepth: 0,
             stopped: false,
             root_best: Move::NONE,
+            root_raw: 0,
+            root_best_raw: 0,
             root_moves: Vec::new(),
             skip_root_store: false,
             root_progress: None,
@@ -482,6 +488,7 @@ impl Searcher {
             self.seldepth = 0;
             self.horizon = false;
             let mut lines: Vec<RootLine> = Vec::with_capacity(wanted);
+            let mut ranks: Vec<i32> = Vec::with_capacity(wanted);
             for (line, &centre) in previous.iter().enumerate() {
                 // Line i searches the root without the moves of lines 1..i-1.
                 self.root_moves = if line == 0 {
@@ -514,7 +521,18 @@ impl Searcher {
                     // Nothing beat the window: the line's first allowed move stands for it.
                     self.root_moves.first().copied().into_iter().collect()
                 };
-                lines.push(RootLine { score: s, pv });
+                // With noise (UCCI `randomness`) `s` ranks the line; its move's own value
+                // is the score shown.
+                let score = if self.limits.noise.mask > 0
+                    && !self.root_best.is_none()
+                    && pv.first() == Some(&self.root_best)
+                {
+                    self.root_best_raw
+                } else {
+                    s
+                };
+                ranks.push(s);
+                lines.push(RootLine { score, pv });
             }
             self.root_moves = base_moves.clone();
             self.skip_root_store = false;
@@ -522,10 +540,12 @@ impl Searcher {
                 break;
             }
             // Search instability can rank a later line above an earlier one: best first.
-            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
-            for (p, l) in previous.iter_mut().zip(&lines) {
-                *p = l.score;
+            let mut ranked: Vec<(i32, RootLine)> = ranks.drain(..).zip(lines).collect();
+            ranked.sort_by_key(|(rank, _)| std::cmp::Reverse(*rank));
+            for (p, (rank, _)) in previous.iter_mut().zip(&ranked) {
+                *p = *rank;
             }
+            let lines: Vec<RootLine> = ranked.into_iter().map(|(_, l)| l).collect();
             let score = lines[0].score;
             decided_iterations = match (
                 is_decisive(score),
