@@ -125,10 +125,11 @@ async fn the_page_plays_a_move_and_shows_an_analysis() {
         .await
         .expect("the reloaded page connects its WebSocket");
 
-    // A move by clicking the board: the cannon from h2 to e2.
+    // A move by clicking the board: the cannon from h2 to e2. The board is drawn from the
+    // first state the socket brings, which may come after "connected" shows on a busy machine.
     let square = |sq: &'static str| format!("rect[data-sq='{sq}']");
-    client
-        .find(Locator::Css(&square("h2")))
+    wait()
+        .for_element(Locator::Css(&square("h2")))
         .await
         .expect("h2")
         .click()

@@ -252,7 +252,7 @@ fn a_changed_setting_is_refused_and_retry_starts_a_new_attempt_on_the_same_data(
     for (flag, was, now) in [
         ("--epochs", "1", "2"),
         ("--window-files", "1", "0"),
-        ("--lr", "0.001", "0.0003"),
+        ("--lr", "0.0003", "0.001"),
     ] {
         refused(
             &run(&args(root, &[flag, now])),

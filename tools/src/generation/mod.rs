@@ -135,8 +135,10 @@ pub struct GenerationArgs {
     /// Training epochs.
     #[arg(long, default_value_t = 8)]
     pub epochs: usize,
-    /// Training's learning rate (AdamW's, before the schedule).
-    #[arg(long, default_value_t = 0.001)]
+    /// Training's learning rate (AdamW's, before the schedule). A warm start's rate: the
+    /// trainer's 0.001 from scratch reached a lower validation loss from a warm start but a
+    /// net that played weaker, in generations 2 and 5 (docs/strength-log.md).
+    #[arg(long, default_value_t = 0.0003)]
     pub lr: f32,
     /// Training's warm-up: batches over which the rate climbs from 0 to --lr.
     #[arg(long, default_value_t = 0)]

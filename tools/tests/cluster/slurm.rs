@@ -145,6 +145,14 @@ fn submit_generation_checks_its_settings_before_it_submits() {
             "GAMES (1) must be at least SHARDS (2)",
         ),
         (
+            vec![("LR", "-1")],
+            "LR must be a number above 0 such as 0.0003 (it is '-1')",
+        ),
+        (
+            vec![("LR", "0")],
+            "LR must be a number above 0 such as 0.0003 (it is '0')",
+        ),
+        (
             vec![("PAIRS", "0")],
             "PAIRS must be a whole number of at least 1 (it is '0')",
         ),
