@@ -461,22 +461,23 @@ impl Options {
     /// the table size and the threads come from `memory` and `cores`.
     pub fn cecp_lines(&self) -> Vec<String> {
         let flag = |b: bool| u8::from(b);
-        let driver = [Driver::Pvs, Driver::Mtdf, Driver::SssStar, Driver::BStar]
-            .iter()
-            .map(|&d| {
-                let mark = if d == self.driver { "*" } else { "" };
-                format!("{mark}{}", d.name())
-            })
-            .collect::<Vec<_>>()
-            .join(" /// ");
-        let randomness = RANDOMNESS_LEVELS
-            .iter()
-            .map(|&l| {
-                let mark = if l == self.randomness { "*" } else { "" };
-                format!("{mark}{}", l.name())
-            })
-            .collect::<Vec<_>>()
-            .join(" /// ");
+        // A CECP combo's values, the current one marked with '*'.
+        fn combo<T: PartialEq>(values: &[T], current: &T, name: impl Fn(&T) -> &str) -> String {
+            values
+                .iter()
+                .map(|v| {
+                    let mark = if v == current { "*" } else { "" };
+                    format!("{mark}{}", name(v))
+                })
+                .collect::<Vec<_>>()
+                .join(" /// ")
+        }
+        let driver = combo(
+            &[Driver::Pvs, Driver::Mtdf, Driver::SssStar, Driver::BStar],
+            &self.driver,
+            |d| d.name(),
+        );
+        let randomness = combo(&RANDOMNESS_LEVELS, &self.randomness, |l| l.name());
         let lines = vec![
             format!("Move Overhead -spin {} 0 10000", self.move_overhead_ms),
             format!("OwnBook -check {}", flag(self.use_book)),

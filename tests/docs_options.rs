@@ -42,22 +42,20 @@ fn plain(value: &str) -> String {
 
 /// The options of `uci` (`option name N type T default D ...`): name to default.
 fn uci_options() -> HashMap<String, String> {
-    let mut out = HashMap::new();
-    for line in engine_output("uci\nquit\n").lines() {
-        let Some(rest) = line.strip_prefix("option name ") else {
-            continue;
-        };
-        let (name, spec) = rest.split_once(" type ").expect("a type");
-        out.insert(name.to_string(), default_of(spec));
-    }
-    out
+    handshake_options("uci", "option name ")
 }
 
 /// The options of `ucci` (`option N type T [min ...] default D ...`): name to default.
 fn ucci_options() -> HashMap<String, String> {
+    handshake_options("ucci", "option ")
+}
+
+/// The options the engine lists after `command`, each line `PREFIX NAME type SPEC`: name to
+/// default.
+fn handshake_options(command: &str, prefix: &str) -> HashMap<String, String> {
     let mut out = HashMap::new();
-    for line in engine_output("ucci\nquit\n").lines() {
-        let Some(rest) = line.strip_prefix("option ") else {
+    for line in engine_output(&format!("{command}\nquit\n")).lines() {
+        let Some(rest) = line.strip_prefix(prefix) else {
             continue;
         };
         let (name, spec) = rest.split_once(" type ").expect("a type");

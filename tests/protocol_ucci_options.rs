@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{bestmove_of, Engine};
+use common::{bestmove_of, info_number, Engine, FREE_ROOK};
 use pao::options::Level;
 use std::time::Duration;
 
@@ -15,17 +15,8 @@ fn huge() -> i64 {
     i64::from(Level::Huge.noise_cp())
 }
 
-/// Black's rook stands free on a4, attacked by red's rook on a0 (and attacking it).
-const FREE_ROOK: &str = "1nbakabnr/9/1c5c1/p1p1p1p1p/9/r8/2P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 /// Red mates in one with either cannon.
 const MATE_IN_ONE: &str = "3aka3/9/9/9/4C4/1C7/9/9/9/3K5 w - - 0 1";
-
-/// The value of `name` in an `info` line.
-fn field(line: &str, name: &str) -> Option<i64> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let at = words.iter().position(|w| *w == name)?;
-    words.get(at + 1)?.parse().ok()
-}
 
 /// The pv of an `info` line.
 fn pv(line: &str) -> Vec<String> {
@@ -51,7 +42,7 @@ impl Search {
         self.iterations
             .iter()
             .map(|l| {
-                let f = |n| field(l, n).unwrap_or_else(|| panic!("no {n} in {l}"));
+                let f = |n| info_number(l, n).unwrap_or_else(|| panic!("no {n} in {l}"));
                 (f("depth"), f("score"), pv(l))
             })
             .collect()
@@ -59,13 +50,13 @@ impl Search {
 
     /// The lines of the last iteration: (first move, score) in the order printed.
     fn last_lines(&self) -> Vec<(String, i64)> {
-        let depth = self.iterations.last().and_then(|l| field(l, "depth"));
+        let depth = self.iterations.last().and_then(|l| info_number(l, "depth"));
         self.iterations
             .iter()
-            .filter(|l| field(l, "depth") == depth)
+            .filter(|l| info_number(l, "depth") == depth)
             .map(|l| {
                 let m = pv(l).first().cloned().expect("a pv");
-                (m, field(l, "score").expect("a score"))
+                (m, info_number(l, "score").expect("a score"))
             })
             .collect()
     }
@@ -79,7 +70,7 @@ fn search(e: &mut Engine, position: &str, go: &str) -> Search {
         .iter()
         .rev()
         .find(|l| l.starts_with("info time") && !l.contains(" nps "))
-        .and_then(|l| field(l, "nodes"))
+        .and_then(|l| info_number(l, "nodes"))
         .expect("a final info time line");
     Search {
         iterations: before
@@ -186,8 +177,8 @@ fn the_noise_never_enters_a_mate_score() {
     let scores = |s: &Search, line: i64| {
         s.iterations
             .iter()
-            .filter(|l| field(l, "multipv") == Some(line))
-            .map(|l| field(l, "score").expect("a score"))
+            .filter(|l| info_number(l, "multipv") == Some(line))
+            .map(|l| info_number(l, "score").expect("a score"))
             .collect::<Vec<_>>()
     };
     assert_eq!(scores(&plain, 1), [29999; 5], "{plain:?}");

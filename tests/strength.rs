@@ -4,21 +4,12 @@
 
 mod common;
 
-use common::{bestmove_of, Engine};
+use common::{bestmove_of, info_number, Engine, FREE_ROOK};
 use pao::board::{Position, RankBase};
 use pao::skill::{Skill, CALIBRATION, DEFAULT_ELO, MAX_ELO, MAX_MARGIN, MIN_ELO};
 
-/// Black's rook stands free on a4, attacked by red's rook on a0 (and attacking it).
-const FREE_ROOK: &str = "1nbakabnr/9/1c5c1/p1p1p1p1p/9/r8/2P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 /// A middlegame after a few opening moves.
 const MIDDLEGAME: &str = "position startpos moves h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b0c2 b7b3";
-
-/// The value of `field` in an `info` line.
-fn field(line: &str, name: &str) -> Option<i64> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let at = words.iter().position(|w| *w == name)?;
-    words.get(at + 1)?.parse().ok()
-}
 
 /// The first move of an `info` line's pv.
 fn pv_move(line: &str) -> Option<String> {
@@ -42,7 +33,7 @@ fn search(e: &mut Engine, go: &str) -> Search {
         .iter()
         .rev()
         .find(|l| l.starts_with("info time") && !l.contains(" nps "))
-        .and_then(|l| field(l, "nodes"))
+        .and_then(|l| info_number(l, "nodes"))
         .expect("a final info time line");
     Search {
         iterations: before
@@ -203,7 +194,7 @@ fn a_level_searches_its_budget_and_no_more() {
         let depth = s
             .iterations
             .iter()
-            .filter_map(|l| field(l, "depth"))
+            .filter_map(|l| info_number(l, "depth"))
             .max()
             .expect("an iteration") as u32;
         let (soft, hard) = (skill.soft_nodes() as i64, skill.hard_nodes() as i64);
@@ -250,7 +241,12 @@ fn the_choice_is_among_the_good_lines_and_a_seed_reproduces_it() {
             .iterations
             .iter()
             .filter(|l| l.contains(" multipv "))
-            .map(|l| (pv_move(l).expect("pv"), field(l, "cp").expect("a score")))
+            .map(|l| {
+                (
+                    pv_move(l).expect("pv"),
+                    info_number(l, "cp").expect("a score"),
+                )
+            })
             .collect();
         assert_eq!(candidates.len(), 4, "{:?}", s.iterations);
         let best = candidates.iter().map(|c| c.1).max().expect("lines");

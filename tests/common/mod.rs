@@ -351,6 +351,16 @@ pub fn bestmove_of(line: &str) -> Option<String> {
     }
 }
 
+/// Black's rook stands free on a4, attacked by red's rook on a0 (and attacking it).
+pub const FREE_ROOK: &str = "1nbakabnr/9/1c5c1/p1p1p1p1p/9/r8/2P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// The number after the word `name` in an `info` line (`depth`, `score`, `nodes`, ...).
+pub fn info_number(line: &str, name: &str) -> Option<i64> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == name)?;
+    words.get(at + 1)?.parse().ok()
+}
+
 /// The last of a search's `lines` that starts with `prefix` (its final `info depth N` or
 /// `info time` line); a test fails here when there is none.
 pub fn last_line<'a>(lines: &'a [String], prefix: &str) -> &'a str {
