@@ -257,22 +257,22 @@ fn the_embedded_net_has_a_clean_provenance() {
     );
 }
 
-/// Generation 4's net keeps its weights bit for bit: the checksum of the file's body is the one
+/// Generation 5's net keeps its weights bit for bit: the checksum of the file's body is the one
 /// it was embedded with, and its provenance names the net it was warm-started from (generation
-/// 3's, body checksum 5e8c210218992a24), its data and the SPRT that accepted it.
+/// 4's, body checksum ca78730bd25d485f), its data and the SPRT that accepted it.
 #[test]
-fn the_embedded_net_keeps_generation_4s_weights() {
+fn the_embedded_net_keeps_generation_5s_weights() {
     use pao::eval::nnue::file::{fnv1a, HEADER_SIZE};
     let net = embedded_net();
     let bytes = net.to_bytes();
     assert_eq!(net.hidden, 256);
     assert_eq!(
         fnv1a(&bytes[HEADER_SIZE + net.provenance.len()..]),
-        0xca78_730b_d25d_485f
+        0x2107_6fc6_bee3_132f
     );
     assert!(net
         .provenance
-        .contains("init embedded (body checksum 5e8c210218992a24)"));
-    assert!(net.provenance.contains("data: 3172152 positions"));
+        .contains("init gen-ca78730bd25d485f/current.nnue (body checksum ca78730bd25d485f)"));
+    assert!(net.provenance.contains("data: 4788368 positions"));
     assert!(net.provenance.contains("accepted"), "{}", net.provenance);
 }
