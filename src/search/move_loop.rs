@@ -275,7 +275,8 @@ impl Searcher {
                     self.update_pv(ply, m);
                     if root {
                         self.root_best = m;
-                        self.root_best_raw = self.root_raw;
+                        // Without noise the move's own value is its score.
+                        self.root_best_raw = if noise == 0 { score } else { self.root_raw };
                     }
                     if score >= beta {
                         if !capture {
@@ -306,6 +307,8 @@ impl Searcher {
     /// Searches the move just made at `ply` within (`alpha`, `beta`) from the mover's side.
     /// At the root with `noise` (UCCI `randomness`) the child's window is shifted and its
     /// value returned with the noise added; the child's own value is kept in `root_raw`.
+    /// Without noise nothing is kept: the caller at the root has the value itself, so no
+    /// node pays for a root test.
     #[inline]
     fn child(
         &mut self,
@@ -317,11 +320,7 @@ impl Searcher {
         pv_node: bool,
     ) -> i32 {
         if noise == 0 {
-            let score = -self.pvs(depth, -beta, -alpha, ply + 1, pv_node, true);
-            if ply == 0 {
-                self.root_raw = score;
-            }
-            return score;
+            return -self.pvs(depth, -beta, -alpha, ply + 1, pv_node, true);
         }
         let (low, high) = child_window(alpha, beta, noise);
         let raw = -self.pvs(depth, -high, -low, ply + 1, pv_node, true);

@@ -47,9 +47,10 @@ pub struct Searcher {
     pub(crate) seldepth: usize,
     pub(crate) stopped: bool,
     pub(crate) root_best: Move,
-    /// The root's last searched move's own value, and `root_best`'s: without noise they are
-    /// the root's scores, with it (UCCI `randomness`) the scores without the noise.
+    /// With noise (UCCI `randomness`), the own value of the root's last move searched with a
+    /// non-zero amount; written by noisy root searches only.
     pub(crate) root_raw: i32,
+    /// `root_best`'s own value: its score without the noise (without noise, its score).
     pub(crate) root_best_raw: i32,
     pub(crate) root_moves: Vec<Move>,
     /// A later MultiPV line searches the root: its restricted result is not the root's value,
