@@ -4,12 +4,22 @@
 use super::piece::Piece;
 use super::square::SQUARES;
 
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
+/// SplitMix64's increment.
+const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's output for `x`: spreads a seed (or a seed combined with a position key) over
+/// 64 bits, so that nearby seeds give unrelated words. The keys below are drawn with it, and so
+/// are the search's root noise and the strength limit's choice.
+pub const fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(GOLDEN_GAMMA);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
+    z ^ (z >> 31)
+}
+
+/// One step of SplitMix64: the next state and its output.
+const fn splitmix64(state: u64) -> (u64, u64) {
+    (state.wrapping_add(GOLDEN_GAMMA), mix(state))
 }
 
 const fn piece_keys() -> [[u64; SQUARES]; Piece::CODES] {

@@ -3,9 +3,10 @@
 //! and the seed of UCCI `randomness`, which shares `Skill Seed`.
 
 use super::Coordinator;
+use crate::board::zobrist::mix;
 use crate::protocol::{self, Dialect};
 use crate::search::{Iteration, Limits, RootLine, RootNoise, SearchResult};
-use crate::skill::{mix, Skill};
+use crate::skill::Skill;
 use std::io::Write;
 
 /// Keeps the noise's seed apart from the level's ticket when both come from `Skill Seed`.

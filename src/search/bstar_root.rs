@@ -17,8 +17,9 @@
 
 use super::bstar::{bstar, BStarState, Bounds};
 use super::reference::Game;
+use super::report::{Iteration, RootLine, SearchResult};
 use super::score::{from_tt, INFINITE, MATE};
-use super::worker::{Iteration, RootLine, SearchResult, Searcher};
+use super::worker::Searcher;
 use super::Limits;
 use crate::board::{Move, Position};
 

@@ -15,8 +15,9 @@
 
 use super::ordering::MovePicker;
 use super::repetition::{repetition_score, sixty_move_draw};
+use super::report::{Iteration, RootLine, SearchResult};
 use super::score::{from_tt, mate_in, mate_plies, mated_in, to_tt, DRAW, INFINITE};
-use super::worker::{Iteration, RootLine, SearchResult, Searcher};
+use super::worker::Searcher;
 use crate::board::Move;
 use crate::tt::Bound;
 

@@ -1,20 +1,28 @@
 //! One thread's search.
 
+mod aspiration;
 pub mod bstar;
 mod bstar_root;
 pub mod config;
 mod correction;
+mod deepening;
+mod evaluation;
 pub mod heuristics;
 pub mod limits;
 mod mate_proof;
+mod move_loop;
+mod multipv;
 mod node_heuristics;
+mod node_pruning;
 pub mod ordering;
 pub mod params;
+mod poll;
 mod probcut;
 mod pvs;
 mod qsearch;
 pub mod reference;
 pub mod repetition;
+mod report;
 pub mod root_noise;
 pub mod score;
 pub mod see;
@@ -25,8 +33,9 @@ pub mod worker;
 
 pub use config::{Driver, RepetitionRule, SearchConfig};
 pub use limits::Limits;
+pub use report::{Iteration, RootLine, RootProgress, SearchResult};
 pub use root_noise::RootNoise;
-pub use worker::{Iteration, RootLine, RootProgress, SearchResult, Searcher};
+pub use worker::Searcher;
 
 /// The quiescence value of a position with a scratch table (UCCI `go depth 0`), evaluated by
 /// `network` when one is given (the net in use), else by the hand-written evaluation.

@@ -11,6 +11,7 @@
 //! near-equal moves is played, never a mate's distance or which side is winning.
 
 use super::score::WIN_BOUND;
+use crate::board::zobrist::mix;
 use crate::board::Move;
 
 /// The noise of one search: `mask` 0 is none (the search is exactly the plain one).
@@ -32,7 +33,7 @@ impl RootNoise {
         if self.mask <= 0 {
             return 0;
         }
-        let draw = crate::skill::mix(self.seed ^ u64::from(m.raw()).wrapping_mul(0x9E37_79B9));
+        let draw = mix(self.seed ^ u64::from(m.raw()).wrapping_mul(0x9E37_79B9));
         (draw % (self.mask as u64 + 1)) as i32
     }
 }

@@ -19,6 +19,7 @@ mod options;
 pub use elo::{level_for_elo, CALIBRATION, DEFAULT_ELO, MAX_ELO, MIN_ELO};
 pub use options::StrengthOptions;
 
+use crate::board::zobrist::mix;
 use crate::search::{Limits, RootLine};
 
 /// The level of full strength (no limit).
@@ -110,15 +111,6 @@ impl Skill {
         }
         0
     }
-}
-
-/// SplitMix64's finaliser: spreads a seed (or a seed combined with a position key) over 64
-/// bits, so that nearby seeds draw unrelated tickets.
-pub fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]
