@@ -9,7 +9,9 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use support::generation::{datagen, decision, generation_dir, number, refused, state, synth_data};
+use support::generation::{
+    datagen, decision, generation_dir, number, refused, state, synth_data, value,
+};
 use support::{tools as run, Scratch};
 
 fn tools() -> Command {
@@ -281,14 +283,48 @@ fn a_changed_setting_is_refused_and_retry_starts_a_new_attempt_on_the_same_data(
 }
 
 #[test]
-fn a_changed_candidate_and_a_lost_window_file_are_refused_and_nothing_is_deleted() {
+fn the_window_names_what_it_left_out_and_a_changed_candidate_or_lost_window_file_is_refused() {
     let root_scratch = Scratch::new("genkill-candidate");
     let root = root_scratch.dir();
-    let extra = root.join("extra.bin");
+    let (gone, extra, more) = (
+        root.join("gone.bin"),
+        root.join("extra.bin"),
+        root.join("more.bin"),
+    );
     synth_data(&extra, 50);
-    let a = args(root, &["--window", extra.to_str().expect("utf-8")]);
-    run_killed(&a, "generation: train: ", libc::SIGTERM);
+    synth_data(&more, 60);
+    let files = [&gone, &extra, &more].map(|p| p.to_str().expect("utf-8"));
+    let a = args(root, &[&["--window"][..], &files[..]].concat());
+    let out = run_killed(&a, "generation: train: ", libc::SIGTERM);
     let gen = generation_dir(root);
+    // One earlier file fits (--window-files 1): a missing file before it is said as missing,
+    // a file there after it as left out, and the lineage's next file (the embedded net's
+    // parent's data, never in this directory) is passed over.
+    let window: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("generation: window: "))
+        .collect();
+    assert_eq!(
+        window,
+        [
+            format!("generation: window: left out {}: missing", gone.display()),
+            format!(
+                "generation: window: left out {}: the window is full",
+                more.display()
+            ),
+        ],
+        "{out}"
+    );
+    let own: u64 = value(&state(&gen), "data_positions")
+        .and_then(|v| v.parse().ok())
+        .expect("the data's positions");
+    assert!(
+        out.contains(&format!(
+            "generation: train: {} positions in 2 file(s), from embedded\n",
+            own + 50
+        )),
+        "{out}"
+    );
     assert!(
         state(&gen).contains(&format!("{}=50", extra.display())),
         "{}",
