@@ -1,7 +1,8 @@
 //! `pao-tools generation` run unattended: killed in each stage it continues to the same
-//! decision as a run left alone, with no second writer and no lost time; and each thing it
-//! refuses (a second writer, changed settings, a changed candidate, a window that cannot be
-//! read, data of other settings, a mostly broken data file) gets one line.
+//! decision as a run left alone, with no second writer and no lost time, and its lines say
+//! what each run may spend and what the window left out; and each thing it refuses (a second
+//! writer, changed settings, a changed candidate, a window that cannot be read, data of other
+//! settings, a mostly broken data file) gets one line.
 
 mod support;
 
@@ -145,6 +146,36 @@ fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() 
         last = now;
         assert!(!locked(&data), "{stage}: a writer is left");
     }
+    // The SPRT stopped by the signal waits, and the next run continues it with the whole
+    // budget of its own: its lines say so, and count its minutes apart from the earlier runs'.
+    let seed = value(&state(&gen), "setting_seed")
+        .expect("a seed")
+        .to_string();
+    let out = run_killed(&a, "generation: stage 4/4: sprt", libc::SIGTERM);
+    assert_eq!(
+        out.lines().next(),
+        Some(
+            format!(
+                "generation: {} (current net embedded, seed {seed}), the SPRT continues: 20 \
+                 minutes for this run ({:.1} spent by earlier runs)",
+                gen.display(),
+                last / 60.0
+            )
+            .as_str()
+        ),
+        "{out}"
+    );
+    let now = number(&state(&gen), "spent_seconds");
+    assert!(
+        out.contains(&format!(
+            "generation: stopped by SIGTERM in the sprt stage, its child with it; {:.1} of this \
+             run's 20 minutes spent ({:.1} in all); run the same command to continue\n",
+            (now - last) / 60.0,
+            now / 60.0
+        )),
+        "{out}"
+    );
+    last = now;
     let (code, out, err) = run(&a);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("generation: stage 4/4: sprt"), "{out}");
