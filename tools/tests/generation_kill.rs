@@ -1,7 +1,8 @@
 //! `pao-tools generation` run unattended: killed in each stage it continues to the same
-//! decision as a run left alone, with no second writer and no lost time; and each thing it
-//! refuses (a second writer, changed settings, a changed candidate, a window that cannot be
-//! read, data of other settings, a mostly broken data file) gets one line.
+//! decision as a run left alone, with no second writer and no lost time, and its lines say
+//! what each run may spend and what the window left out; and each thing it refuses (a second
+//! writer, changed settings, a changed candidate, a window that cannot be read, data of other
+//! settings, a mostly broken data file) gets one line.
 
 mod support;
 
@@ -9,7 +10,9 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use support::generation::{datagen, decision, generation_dir, number, refused, state, synth_data};
+use support::generation::{
+    datagen, decision, generation_dir, number, refused, state, synth_data, value,
+};
 use support::{tools as run, Scratch};
 
 fn tools() -> Command {
@@ -143,6 +146,36 @@ fn killed_in_each_stage_it_continues_to_the_same_decision_without_losing_time() 
         last = now;
         assert!(!locked(&data), "{stage}: a writer is left");
     }
+    // The SPRT stopped by the signal waits, and the next run continues it with the whole
+    // budget of its own: its lines say so, and count its minutes apart from the earlier runs'.
+    let seed = value(&state(&gen), "setting_seed")
+        .expect("a seed")
+        .to_string();
+    let out = run_killed(&a, "generation: stage 4/4: sprt", libc::SIGTERM);
+    assert_eq!(
+        out.lines().next(),
+        Some(
+            format!(
+                "generation: {} (current net embedded, seed {seed}), the SPRT continues: 20 \
+                 minutes for this run ({:.1} spent by earlier runs)",
+                gen.display(),
+                last / 60.0
+            )
+            .as_str()
+        ),
+        "{out}"
+    );
+    let now = number(&state(&gen), "spent_seconds");
+    assert!(
+        out.contains(&format!(
+            "generation: stopped by SIGTERM in the sprt stage, its child with it; {:.1} of this \
+             run's 20 minutes spent ({:.1} in all); run the same command to continue\n",
+            (now - last) / 60.0,
+            now / 60.0
+        )),
+        "{out}"
+    );
+    last = now;
     let (code, out, err) = run(&a);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("generation: stage 4/4: sprt"), "{out}");
@@ -281,14 +314,48 @@ fn a_changed_setting_is_refused_and_retry_starts_a_new_attempt_on_the_same_data(
 }
 
 #[test]
-fn a_changed_candidate_and_a_lost_window_file_are_refused_and_nothing_is_deleted() {
+fn the_window_names_what_it_left_out_and_a_changed_candidate_or_lost_window_file_is_refused() {
     let root_scratch = Scratch::new("genkill-candidate");
     let root = root_scratch.dir();
-    let extra = root.join("extra.bin");
+    let (gone, extra, more) = (
+        root.join("gone.bin"),
+        root.join("extra.bin"),
+        root.join("more.bin"),
+    );
     synth_data(&extra, 50);
-    let a = args(root, &["--window", extra.to_str().expect("utf-8")]);
-    run_killed(&a, "generation: train: ", libc::SIGTERM);
+    synth_data(&more, 60);
+    let files = [&gone, &extra, &more].map(|p| p.to_str().expect("utf-8"));
+    let a = args(root, &[&["--window"][..], &files[..]].concat());
+    let out = run_killed(&a, "generation: train: ", libc::SIGTERM);
     let gen = generation_dir(root);
+    // One earlier file fits (--window-files 1): a missing file before it is said as missing,
+    // a file there after it as left out, and the lineage's next file (the embedded net's
+    // parent's data, never in this directory) is passed over.
+    let window: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("generation: window: "))
+        .collect();
+    assert_eq!(
+        window,
+        [
+            format!("generation: window: left out {}: missing", gone.display()),
+            format!(
+                "generation: window: left out {}: the window is full",
+                more.display()
+            ),
+        ],
+        "{out}"
+    );
+    let own: u64 = value(&state(&gen), "data_positions")
+        .and_then(|v| v.parse().ok())
+        .expect("the data's positions");
+    assert!(
+        out.contains(&format!(
+            "generation: train: {} positions in 2 file(s), from embedded\n",
+            own + 50
+        )),
+        "{out}"
+    );
     assert!(
         state(&gen).contains(&format!("{}=50", extra.display())),
         "{}",

@@ -55,8 +55,14 @@ pub struct Generation {
     threads: usize,
     seed: u64,
     state: State,
-    /// When this run must stop: the budget less what earlier runs spent.
+    /// When this run must stop: the budget less what earlier runs spent, or the whole budget
+    /// when an SPRT continues.
     deadline: Instant,
+    /// The seconds earlier runs spent (`spent_seconds` when this run started).
+    spent_before: f64,
+    /// Whether an SPRT left undecided by an earlier run continues with this run's whole
+    /// budget: the lines then count this run's minutes apart from the earlier runs'.
+    sprt_continues: bool,
     /// The generation's lock: one run at a time.
     _lock: lock::Lock,
 }
@@ -92,7 +98,8 @@ impl Generation {
         settings::check_and_record(&mut state, &args, seed)?;
         let spent = state.number("spent_seconds");
         // An SPRT left undecided by an earlier run continues with this run's whole budget.
-        let left = if state.get(SPRT_UNDECIDED).is_some() {
+        let sprt_continues = state.get(SPRT_UNDECIDED).is_some();
+        let left = if sprt_continues {
             args.minutes * 60.0
         } else {
             (args.minutes * 60.0 - spent).max(0.0)
@@ -110,6 +117,8 @@ impl Generation {
             seed,
             state,
             deadline: Instant::now() + Duration::from_secs_f64(left),
+            spent_before: spent,
+            sprt_continues,
             _lock: lock,
         })
     }
@@ -178,24 +187,57 @@ impl Generation {
         )?;
         if let Ended::Stopped(signal) = ended {
             self.say(&format!(
-                "stopped by {signal} in the {stage} stage, its child with it; {:.1} of {:.0} \
-                 minutes spent; run the same command to continue",
-                self.state.number("spent_seconds") / 60.0,
-                self.args.minutes
+                "stopped by {signal} in the {stage} stage, its child with it; {}; run the same \
+                 command to continue",
+                self.spent()
             ));
         }
         Ok(ended)
     }
 
+    /// The time this run may spend, as the first line says it: what is left of the budget
+    /// over every run, or, when an SPRT continues, the whole budget for this run beside what
+    /// the earlier runs spent.
+    fn budget(&self) -> String {
+        if self.sprt_continues {
+            format!(
+                "the SPRT continues: {} minutes for this run ({:.1} spent by earlier runs)",
+                self.args.minutes,
+                self.spent_before / 60.0
+            )
+        } else {
+            format!(
+                "{:.0} of {} minutes left",
+                self.seconds_left() / 60.0,
+                self.args.minutes
+            )
+        }
+    }
+
+    /// The time spent so far, as the line of a stopped run says it: against the budget over
+    /// every run, or, when an SPRT continues, against this run's own budget and in all.
+    fn spent(&self) -> String {
+        let all = self.state.number("spent_seconds");
+        if self.sprt_continues {
+            format!(
+                "{:.1} of this run's {} minutes spent ({:.1} in all)",
+                (all - self.spent_before) / 60.0,
+                self.args.minutes,
+                all / 60.0
+            )
+        } else {
+            format!("{:.1} of {} minutes spent", all / 60.0, self.args.minutes)
+        }
+    }
+
     /// All stages in order; stops early, with a line saying so, when the budget runs out.
     pub fn run(mut self) -> Result<(), String> {
         self.say(&format!(
-            "{} (current net {}, seed {}), {:.0} of {:.0} minutes left",
+            "{} (current net {}, seed {}), {}",
             self.dir.display(),
             self.args.net,
             self.seed,
-            self.seconds_left() / 60.0,
-            self.args.minutes
+            self.budget()
         ));
         if let Some(decision) = self.state.get("decision") {
             self.say(&format!("already decided: {decision}"));

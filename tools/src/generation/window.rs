@@ -6,7 +6,10 @@
 //! generation's directory is named by the checksum of the net that played its data, and
 //! holds the net it accepted.
 //! Earlier data is a bonus, never a requirement: a file that is missing or broken is left out
-//! with a note, and the window is never empty while this generation has data.
+//! with a note, and the window is never empty while this generation has data. Once the window
+//! is full, the files that are there are named as left out for that, and the missing ones are
+//! passed over without a word: the lineage names the directory of every ancestor, including
+//! those that never were in this data directory.
 
 use crate::datagen::record::{read_header, HEADER_SIZE, RECORD_SIZE};
 use std::path::{Path, PathBuf};
@@ -123,9 +126,16 @@ pub fn lineage(root: &Path, current: u64, provenance: &str) -> Vec<PathBuf> {
     files
 }
 
+/// Whether nothing is at `path` (not a file that cannot be read: that one is named with its
+/// error).
+fn missing(path: &Path) -> bool {
+    matches!(std::fs::metadata(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+}
+
 /// The window: `own` (this generation's data) first, then `others` in their order, adding
 /// whole files while the window holds fewer than `limit` positions and fewer than `files` of
-/// them. Notes on files left out go to `note`.
+/// them. Notes on files left out go to `note`: missing or broken while the window has room,
+/// there but beyond a full window.
 pub fn choose(
     own: &Path,
     others: &[PathBuf],
@@ -142,7 +152,14 @@ pub fn choose(
         if window.iter().any(|e| &e.path == path) {
             continue;
         }
-        if total >= limit || window.len() > files {
+        let full = total >= limit || window.len() > files;
+        if missing(path) {
+            if !full {
+                note(format!("left out {}: missing", path.display()));
+            }
+            continue;
+        }
+        if full {
             note(format!("left out {}: the window is full", path.display()));
             continue;
         }
