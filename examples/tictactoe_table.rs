@@ -1,7 +1,7 @@
-//! Prints the tic-tac-toe table of docs/search.md (Search algorithms of the literature): the
-//! nodes and leaves of each reference search solving the game from the empty board, natural
-//! move order.
-//! `cargo run --release --example tictactoe_table`
+//! Prints the tic-tac-toe table of docs/results.md (Search algorithms compared): the nodes and
+//! leaves of each reference search solving the game from the empty board, natural move order.
+//! `cargo run --release --example tictactoe_table`; `tests/docs_figures.rs` holds the page's
+//! table against `table()`.
 
 use pao::search::reference::{
     alphabeta, alphabeta_tt, minimax, negamax, sss_star, Counter, Table, TicTacToe,
@@ -9,6 +9,11 @@ use pao::search::reference::{
 use pao::search::score::INFINITE;
 
 fn main() {
+    print!("{}", table());
+}
+
+/// The table as markdown: a header, then one row per search.
+pub fn table() -> String {
     let mut rows: Vec<(&str, i32, Counter)> = Vec::new();
     let mut c = Counter::default();
     rows.push(("minimax", minimax(&mut TicTacToe::new(), 9, 0, &mut c), c));
@@ -31,9 +36,12 @@ fn main() {
         &mut c,
     );
     rows.push(("alpha-beta with TT", v, c));
-    println!("| search | value | nodes | leaves |");
-    println!("|---|---:|---:|---:|");
+    let mut out = String::from("| search | value | nodes | leaves |\n|---|---:|---:|---:|\n");
     for (name, value, c) in rows {
-        println!("| {name} | {value} | {} | {} |", c.nodes, c.leaves);
+        out.push_str(&format!(
+            "| {name} | {value} | {} | {} |\n",
+            c.nodes, c.leaves
+        ));
     }
+    out
 }

@@ -1,6 +1,7 @@
 //! Drives the real `pao` binary line by line, as a GUI would.
 #![allow(dead_code)]
 
+pub mod documents;
 pub mod searching;
 
 use std::io::Read;
