@@ -162,3 +162,32 @@ fn help_and_version_on_every_command() {
         );
     }
 }
+
+/// A reader that goes away ends `pao bench` silently, as it ends the shell's tools (`pao
+/// bench | head -1`): no panic on the failed write, no message.
+#[cfg(target_os = "linux")]
+#[test]
+fn bench_ends_quietly_when_its_reader_goes_away() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pao"))
+        .args(["bench", "--depth", "11"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run pao");
+    let mut first = String::new();
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdout.read_line(&mut first).expect("a line");
+    assert!(first.starts_with("position   1 bestmove "), "{first}");
+    drop(stdout);
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(
+        (out.status.code(), out.status.signal()),
+        (None, Some(libc::SIGPIPE)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
