@@ -3,15 +3,12 @@
 //! offers in that dialect, with the defaults it prints; the table of docs/protocols.md, "Every
 //! option", names every option of every handshake.
 
+mod common;
+
+use common::documents::{documents, relative_name};
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
-
-/// The workspace's root (this crate's directory).
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// What the engine answers to `input` (which ends with `quit`).
 fn engine_output(input: &str) -> String {
@@ -233,25 +230,11 @@ fn the_option_tables_are_what_the_engine_offers() {
         Some("true")
     );
 
-    let mut pages = vec![root().join("README.md")];
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
-        .expect("docs/")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    docs.sort();
-    pages.extend(docs);
-
     let mut failures = Vec::new();
     let mut complete = None;
-    for page in &pages {
+    for page in &documents() {
         let text = std::fs::read_to_string(page).expect("a page");
-        let name = page
-            .strip_prefix(root())
-            .unwrap_or(page)
-            .display()
-            .to_string();
+        let name = relative_name(page);
         for table in tables(&text, &name) {
             for (dialect, rows) in &table.columns {
                 for (names, cell) in rows.iter().zip(&table.defaults) {
