@@ -172,8 +172,10 @@ struct BenchArgs {
 /// Runs the command line; returns the process exit status.
 pub fn run() -> i32 {
     let cli = Cli::parse();
+    // The one-shot commands end silently when their reader goes away; the daemon and the
+    // server keep Rust's default and handle a failed write by their own rules.
     if matches!(cli.command, Some(Command::Perft(_) | Command::Bench(_))) {
-        quiet_on_closed_pipe();
+        pao::sigpipe::quiet_on_closed_pipe();
     }
     let result = match cli.command {
         None => return pao::coordinator::run_stdio(),
@@ -188,17 +190,6 @@ pub fn run() -> i32 {
             eprintln!("error: {msg}");
             2
         }
-    }
-}
-
-/// A one-shot command whose reader goes away (`pao bench | head -3`) ends silently, as the
-/// shell's tools do, instead of panicking on the failed write. The daemon and the server keep
-/// Rust's default: a write to a closed pipe or socket fails and they go on by their own rules.
-fn quiet_on_closed_pipe() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: restores the default action of SIGPIPE before any thread starts; no handler runs.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -11,6 +11,7 @@ pub mod options;
 pub mod protocol;
 pub mod search;
 pub mod serve;
+pub mod sigpipe;
 pub mod skill;
 pub mod smp;
 pub mod time;

@@ -1,6 +1,7 @@
 //! `pao-tools`: matches, training data and nets, endgame tables and measurements for Pao and
 //! other xiangqi engines. This file parses the command line and hands it to the command's
 //! module, one folder per family; what several commands share lives in `common/`, below all.
+//! A command that only prints ends silently when its reader goes away (`Command::only_prints`).
 
 mod common;
 mod datagen;
@@ -121,11 +122,40 @@ impl Command {
             Command::FakeEngine(_) => "fake-engine",
         }
     }
+    /// Whether the command only prints a report or a listing, with no other process or pipe
+    /// to talk to: such a command ends silently when its reader goes away (`pao-tools egtb
+    /// list | head -1`). The others keep Rust's default, where a write to a closed pipe is an
+    /// error: a command that drives engines through pipes must outlive an engine that dies,
+    /// and for one that writes files (tables, data, nets) what it prints is only progress or
+    /// a summary.
+    fn only_prints(&self) -> bool {
+        match self {
+            Command::Openings(_) | Command::Judge(_) | Command::Wdlfit(_) => true,
+            Command::Match(a) => a.only_prints(),
+            Command::Book(a) => a.only_prints(),
+            Command::Levels(a) => a.only_prints(),
+            Command::Datagen(a) => a.only_prints(),
+            Command::Egtb(a) => a.only_prints(),
+            Command::Generation(a) => a.only_prints(),
+            Command::Mates(a) => a.only_prints(),
+            Command::Tune(a) => a.only_prints(),
+            Command::Scaling(_)
+            | Command::Train(_)
+            | Command::SynthData(_)
+            | Command::Latency(_)
+            | Command::Soak(_)
+            | Command::Hashclear(_)
+            | Command::FakeEngine(_) => false,
+        }
+    }
 }
 
 fn main() {
     let cli = Cli::parse();
     let name = cli.command.name();
+    if cli.command.only_prints() {
+        pao::sigpipe::quiet_on_closed_pipe();
+    }
     let result = match cli.command {
         Command::Match(a) => r#match::run(a),
         Command::Scaling(a) => scaling::run(a),

@@ -1,5 +1,6 @@
 //! The `pao-tools` command line: help and version everywhere, every command listed with its
-//! full usage, status 2 on bad arguments, and the engine found where `cargo install` puts it.
+//! full usage, status 2 on bad arguments, the engine found where `cargo install` puts it, and
+//! a printing command ended silently by a reader that goes away.
 
 mod support;
 
@@ -357,4 +358,35 @@ fn the_default_engine_is_the_pao_beside_the_tools_then_on_path() {
     symlink(&pao, bin.join("pao")).expect("link pao");
     let (code, out, err) = latency(&[&broken]);
     assert_eq!((code, row(&out)), (0, Some(true)), "{out}{err}");
+}
+
+/// A command that only prints ends silently when its reader goes away, as the shell's tools do
+/// (`pao-tools egtb list | head -1`): SIGPIPE's default action, no panic, nothing on stderr.
+/// Its stdout is a pipe whose reading end is closed before it starts, so its first write fails
+/// however the two processes are scheduled. The other side, a match runner that outlives an
+/// engine that died, is `crash_loses` in tools/tests/match.rs.
+#[cfg(target_os = "linux")]
+#[test]
+fn printers_end_quietly_when_their_reader_goes_away() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Command;
+    for args in [
+        &["egtb", "list"][..],
+        &["match", "plan", "--sprt", "elo0=0", "elo1=10"],
+    ] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = Command::new(support::BIN)
+            .args(args)
+            .stdout(writer)
+            .output()
+            .expect("run pao-tools");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            (out.status.code(), out.status.signal()),
+            (None, Some(libc::SIGPIPE)),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err, "", "{args:?}");
+    }
 }

@@ -108,6 +108,13 @@ pub struct RunArgs {
     shard: Option<Shard>,
 }
 
+impl DatagenArgs {
+    /// Whether it only prints a report or a listing (`main.rs` says what that changes).
+    pub fn only_prints(&self) -> bool {
+        matches!(self.command, Some(DatagenCommand::Stats { .. }))
+    }
+}
+
 /// Entry point.
 pub fn run(parsed: DatagenArgs) -> Result<(), Failure> {
     match parsed.command {

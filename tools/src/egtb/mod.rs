@@ -52,6 +52,19 @@ enum EgtbCommand {
     Bitbase(bitbase::BitbaseArgs),
 }
 
+impl EgtbArgs {
+    /// Whether it only prints a report or a listing (`main.rs` says what that changes).
+    pub fn only_prints(&self) -> bool {
+        use EgtbCommand as E;
+        // The others write tables, a positions file or the engine's sources.
+        match self.command {
+            E::List(_) | E::Probe(_) | E::Stats(_) | E::Verify(_) | E::Theory(_) => true,
+            E::Sample(_) | E::Knowledge(_) => true,
+            E::Generate(_) | E::Positions(_) | E::Scales(_) | E::Bitbase(_) => false,
+        }
+    }
+}
+
 /// Entry point.
 pub fn run(args: EgtbArgs) -> Result<(), Failure> {
     match args.command {

@@ -229,6 +229,16 @@ pub fn default_seed(checksum: u64) -> u64 {
     checksum & 0xffff_ffff
 }
 
+impl GenerationCli {
+    /// Whether it only prints a report or a listing (`main.rs` says what that changes).
+    pub fn only_prints(&self) -> bool {
+        match self.command {
+            Some(GenerationCommand::Seed { .. } | GenerationCommand::MatchArgs { .. }) => true,
+            Some(GenerationCommand::Decide(_) | GenerationCommand::WriteNet { .. }) | None => false,
+        }
+    }
+}
+
 /// Entry point.
 pub fn run(cli: GenerationCli) -> Result<(), Failure> {
     match cli.command {

@@ -216,6 +216,14 @@ fn calibration(a: LevelsArgs) -> Result<Calibration, String> {
     })
 }
 
+impl LevelsArgs {
+    /// Whether it only prints a report or a listing (`main.rs` says what that changes).
+    pub fn only_prints(&self) -> bool {
+        // `--report` writes the table into --out as well.
+        self.plan
+    }
+}
+
 /// Runs `pao-tools levels`.
 pub fn run(args: LevelsArgs) -> Result<(), Failure> {
     let c = calibration(args).map_err(Failure::Usage)?;

@@ -260,6 +260,17 @@ pub fn config(args: MatchArgs) -> Result<MatchConfig, String> {
     })
 }
 
+impl MatchArgs {
+    /// Whether it only prints a report or a listing (`main.rs` says what that changes).
+    pub fn only_prints(&self) -> bool {
+        // `merge --out` has written its results file before the report is printed.
+        match self.command {
+            Some(MatchCommand::Merge(_) | MatchCommand::Sprt(_) | MatchCommand::Plan(_)) => true,
+            None => false,
+        }
+    }
+}
+
 /// Runs `pao-tools match`.
 pub fn run(args: MatchArgs) -> Result<(), Failure> {
     if let Some(MatchCommand::Merge(m)) = &args.command {

@@ -29,6 +29,16 @@ enum MatesCommand {
     Run(run::RunArgs),
 }
 
+impl MatesArgs {
+    /// Whether it only prints a report or a listing (`main.rs` says what that changes).
+    pub fn only_prints(&self) -> bool {
+        match self.command {
+            MatesCommand::Find(_) | MatesCommand::Solve(_) | MatesCommand::Prove(_) => true,
+            MatesCommand::Run(_) => false,
+        }
+    }
+}
+
 /// Runs `pao-tools mates`.
 pub fn run(args: MatesArgs) -> Result<(), Failure> {
     let result = match &args.command {

@@ -49,6 +49,13 @@ struct ShowArgs {
     book: String,
 }
 
+impl BookArgs {
+    /// Whether it only prints a report or a listing (`main.rs` says what that changes).
+    pub fn only_prints(&self) -> bool {
+        matches!(self.command, BookCommand::Show(_))
+    }
+}
+
 /// Runs `book build` or `book show`.
 pub fn run(args: BookArgs) -> Result<(), Failure> {
     match args.command {

@@ -214,6 +214,13 @@ impl Run<'_> {
     }
 }
 
+impl TuneArgs {
+    /// Whether it only prints a report or a listing (`main.rs` says what that changes).
+    pub fn only_prints(&self) -> bool {
+        matches!(self.command, Some(TuneCommand::Show { .. }))
+    }
+}
+
 /// Runs `pao-tools tune` (or `tune show`).
 pub fn run(args: TuneArgs) -> Result<(), Failure> {
     if let Some(TuneCommand::Show { state }) = &args.command {
