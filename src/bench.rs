@@ -199,6 +199,10 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
         c.lmr_adjust = true
     });
     add("+ late move pruning", &|c| c.lmp = true);
+    add("+ endgame scales and bitbases", &|c| {
+        c.endgame_scale = true;
+        c.endgame_bitbase = true
+    });
     add("+ internal iterative reduction", &|c| c.iir = true);
     add("+ continuation history", &|c| c.cont_history = true);
     add("+ null move R by evaluation", &|c| c.nmp_eval_r = true);
@@ -329,6 +333,6 @@ mod tests {
             .filter(|(_, c)| *c == SearchConfig::FULL)
             .map(|(name, _)| name)
             .collect();
-        assert_eq!(full, vec!["+ late move pruning"]);
+        assert_eq!(full, vec!["+ endgame scales and bitbases"]);
     }
 }

@@ -234,9 +234,10 @@ impl SearchConfig {
         sixty_move_fade: false,
         // Exact mate lengths for analysis; measured in games (docs/strength-log.md).
         mate_proofs: true,
-        // Off until an SPRT in self-play accepts them.
-        endgame_scale: false,
-        endgame_bitbase: false,
+        // What the tables know, together: a non-regression SPRT in self-play accepted them
+        // (docs/strength-log.md, "Strength log").
+        endgame_scale: true,
+        endgame_bitbase: true,
     };
 
     /// Everything off: fixed-depth alpha-beta in generation order with static leaves.
