@@ -55,13 +55,42 @@ fn every_embedded_blob_decodes() {
         .iter()
         .map(|m| m.name())
         .collect();
-    assert_eq!(names.len(), 53, "{names:?}");
+    assert_eq!(names.len(), 85, "{names:?}");
     for name in &names {
         assert!(
             bitbase::embedded().bitbase(&material(name)).is_some(),
             "{name}"
         );
     }
+}
+
+/// Every position of the committed knowledge samples (five and six pieces, values from the
+/// tables) whose material is embedded probes as its table's verdict.
+#[test]
+fn embedded_bitbases_agree_with_the_knowledge_samples() {
+    let mut probed = 0;
+    for file in ["endgame-knowledge.txt", "endgame-knowledge-6.txt"] {
+        let path = format!("{}/tools/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the sample is committed");
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let (name, fen, value) = (fields[0], fields[1], fields[2]);
+            if bitbase::embedded().bitbase(&material(name)).is_none() {
+                continue;
+            }
+            let want = match value.split(' ').next() {
+                Some("win") => Wdl::Win,
+                Some("loss") => Wdl::Loss,
+                _ => Wdl::Draw,
+            };
+            assert_eq!(bitbase::probe(&pos(fen)), Some(want), "{name} {fen}");
+            probed += 1;
+        }
+    }
+    assert_eq!(
+        probed, 2359,
+        "positions of embedded materials in the samples"
+    );
 }
 
 #[test]
