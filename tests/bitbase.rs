@@ -80,8 +80,9 @@ fn embedded_bitbases_agree_with_the_knowledge_samples() {
             }
             let want = match value.split(' ').next() {
                 Some("win") => Wdl::Win,
+                Some("draw") => Wdl::Draw,
                 Some("loss") => Wdl::Loss,
-                _ => Wdl::Draw,
+                other => panic!("{file}: a value that is no verdict: {other:?}"),
             };
             assert_eq!(bitbase::probe(&pos(fen)), Some(want), "{name} {fen}");
             probed += 1;
