@@ -160,14 +160,16 @@ fn train(o: &Options) -> Result<(), String> {
         let on: Vec<String> = o.val_data.iter().map(|f| shown(f)).collect();
         format!("{provenance}; validated on {}", on.join(", "))
     };
-    let net = export::quantise(&trained.net, provenance);
+    let mut net = export::quantise(&trained.net, provenance);
+    let shift = export::correct_bias(&mut net, &trained.net, export::bias_sample(&split.train));
     crate::common::atomic::write(std::path::Path::new(&o.out), &net.to_bytes())?;
     println!(
-        "wrote {} ({} features, hidden {}, {:?}); quantised minus float: {:.2} cp mean absolute difference",
+        "wrote {} ({} features, hidden {}, {:?}); output bias corrected by {:+.2} cp; quantised minus float: {:.2} cp mean absolute difference",
         o.out,
         net.features.name(),
         net.hidden,
         net.activation,
+        -shift,
         quantisation_error(&trained.net, &net, &split)
     );
     Ok(())

@@ -5,9 +5,9 @@ use super::args::{parse, Options};
 use super::checkpoint::Checkpoint;
 use super::data::Inputs;
 use super::data::{features, Split, MAX_ACTIVE};
-use super::export::{quantise, quantised_eval, QA, QB};
+use super::export::{bias_sample, correct_bias, quantise, quantised_eval, QA, QB};
 use super::network::{FloatNet, SCALE};
-use super::{kfit, synth, trainer};
+use super::{init, kfit, synth, trainer};
 use crate::datagen::record::{Outcome, Record};
 use pao::board::{Color, Piece, PieceKind, Position};
 use pao::eval::nnue::{Activation, FeatureSet};
@@ -351,6 +351,16 @@ fn a_warm_start_continues_the_training_state_of_its_net_and_only_of_its_net() {
     assert_eq!(continued, trained.net);
     let rounded = from("");
     assert_ne!(rounded, trained.net);
+    // The exported net's output bias is corrected after rounding: the checkpoint still is its
+    // training state.
+    let mut corrected = quantise(&trained.net, String::new());
+    corrected.out_bias += 37;
+    std::fs::write(&net_file, corrected.to_bytes()).expect("net");
+    assert_eq!(
+        from(&format!("--init-state {dir}/epoch-2.ckpt")),
+        trained.net
+    );
+    std::fs::write(&net_file, quantise(&trained.net, String::new()).to_bytes()).expect("net");
     // Another checkpoint (an epoch before the net): the net's quantised weights instead.
     assert_eq!(from(&format!("--init-state {dir}/epoch-1.ckpt")), rounded);
     assert_eq!(
@@ -373,4 +383,57 @@ fn the_warm_up_climbs_to_the_full_rate() {
     assert_eq!(trainer::warmup(0, 0), 1.0);
     let o = options("--warmup 100", "x");
     assert_eq!(o.warmup, 100);
+}
+
+/// The mean shift (quantised minus float, cp) of `net`'s export over `records`.
+fn mean_shift(float: &FloatNet, net: &pao::eval::nnue::Network, records: &[Record]) -> f64 {
+    let (mut us, mut them) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+    let mut sum = 0.0;
+    for r in records {
+        let n = features(r, false, float.inputs, &mut us, &mut them);
+        let exact = float.evaluate(&us[..n], &them[..n]) as f64 * SCALE as f64;
+        sum += quantised_eval(net, &us[..n], &them[..n]) as f64 - exact;
+    }
+    sum / records.len() as f64
+}
+
+#[test]
+fn the_export_takes_the_rounding_shift_off_the_output_bias() {
+    let data = split(3_000, 12);
+    let dir = temp_dir("bias");
+    let mut float = run(&options("--epochs 1 --threads 1", &dir), &data).net;
+    // Every output weight 0.3 of a step above its grid point: each rounds down, and every
+    // evaluation drops by 0.3 / QB times its activations.
+    let l = float.layout();
+    for w in &mut float.params[l.out_weights..l.out_bias] {
+        *w = ((*w * QB as f32).round() + 0.3) / QB as f32;
+    }
+    let mut net = quantise(&float, String::new());
+    let before = mean_shift(&float, &net, &data.train);
+    assert!(
+        before < -2.0,
+        "the rounding shifts evaluations by {before} cp"
+    );
+    let bias = net.out_bias;
+    let shift = correct_bias(&mut net, &float, data.train.iter());
+    // The shift is the float net's own (its rounded output weights against the exact ones):
+    // the quantised net's measured shift within the truncation and the first layer's rounding.
+    assert!((shift - before).abs() < 0.6, "{shift} against {before}");
+    let units = (-shift * (QA * QB) as f64 / SCALE as f64).round() as i32;
+    assert_eq!(net.out_bias, bias + units);
+    // A net on the grid already (exported again, unchanged) keeps its bias.
+    let on_grid = init::float_net(&net, float.inputs, float.hidden, float.activation, 1)
+        .expect("the same shape");
+    let mut again = quantise(&on_grid, String::new());
+    assert_eq!(again.out_bias, net.out_bias);
+    assert_eq!(correct_bias(&mut again, &on_grid, data.train.iter()), 0.0);
+    assert_eq!(again, net);
+    // What is left is the final division's truncation and the first layer's rounding.
+    let after = mean_shift(&float, &net, &data.train);
+    assert!(after.abs() < 0.6, "{after} cp left after the correction");
+    // The sample: every record of a small set, a stride through a large one.
+    assert_eq!(bias_sample(&data.train).count(), data.train.len());
+    let many = vec![data.train[0].clone(); 45_000];
+    assert_eq!(bias_sample(&many).count(), 15_000);
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -133,7 +133,7 @@ fn start(
 }
 
 /// The float net and AdamW's state of the checkpoint `path` when it is the training state of
-/// `net` (its export has the same body) and of this run's shape: a warm start that continues
+/// `net` (its export has the same body, the output bias aside) and of this run's shape: a warm start that continues
 /// the training that made the net instead of restarting it from rounded weights.
 fn continued(
     path: &str,
@@ -145,7 +145,10 @@ fn continued(
         return Err(format!("{path}: another shape than this run's"));
     }
     let body = |n: &pao::eval::nnue::Network| n.to_bytes()[40..48].to_vec();
-    if body(&super::export::quantise(&c.net, String::new())) != body(net) {
+    // The export corrects the output bias after rounding: every other number must match.
+    let mut exported = super::export::quantise(&c.net, String::new());
+    exported.out_bias = net.out_bias;
+    if body(&exported) != body(net) {
         return Err(format!("{path}: not the training state of the --init net"));
     }
     println!(
