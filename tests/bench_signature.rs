@@ -5,7 +5,7 @@
 
 use pao::bench::{parse_fens, run, BenchOptions, BENCH_FENS, DEFAULT_DEPTH};
 
-const SIGNATURE: u64 = 1_488_664;
+const SIGNATURE: u64 = 1_587_181;
 
 #[test]
 fn bench_signature() {

@@ -258,8 +258,10 @@ fn the_embedded_net_has_a_clean_provenance() {
 }
 
 /// Generation 5's net keeps its weights bit for bit: the checksum of the file's body is the one
-/// it was embedded with, and its provenance names the net it was warm-started from (generation
-/// 4's, body checksum ca78730bd25d485f), its data and the SPRT that accepted it.
+/// it was embedded with (exported again from its training checkpoint with the output bias
+/// corrected: the same weights, the bias 7.34 cp lower), and its provenance names the net it was
+/// warm-started from (generation 4's, body checksum ca78730bd25d485f), its data and the SPRT
+/// that accepted it.
 #[test]
 fn the_embedded_net_keeps_generation_5s_weights() {
     use pao::eval::nnue::file::{fnv1a, HEADER_SIZE};
@@ -268,11 +270,14 @@ fn the_embedded_net_keeps_generation_5s_weights() {
     assert_eq!(net.hidden, 256);
     assert_eq!(
         fnv1a(&bytes[HEADER_SIZE + net.provenance.len()..]),
-        0x2107_6fc6_bee3_132f
+        0xa4ee_edeb_64fe_9355
     );
     assert!(net
         .provenance
         .contains("init gen-ca78730bd25d485f/current.nnue (body checksum ca78730bd25d485f)"));
     assert!(net.provenance.contains("data: 4788368 positions"));
     assert!(net.provenance.contains("accepted"), "{}", net.provenance);
+    assert!(net.provenance.ends_with(
+        "with the output bias corrected (-7.34 cp) by pao-tools train at commit 1f71977970d8"
+    ));
 }

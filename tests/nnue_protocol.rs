@@ -154,9 +154,10 @@ fn ucci_evalfile_and_usennue() {
 }
 
 /// UCCI `go depth 0` answers the quiescence value with the evaluation in use: in a position
-/// without a capture it is the static value, the network's with `usennue true`, through the
-/// endgame scales the engine applies by default (this random net favours the bare general,
-/// which the tables say cannot win: its score is divided by 16).
+/// without a capture it is the static value, the network's with `usennue true` (plus the
+/// search's `NnueTempo` for the side to move), through the endgame scales the engine applies
+/// by default (this random net favours the bare general, which the tables say cannot win: its
+/// score is divided by 16).
 #[test]
 fn ucci_go_depth_zero_uses_the_network_in_use() {
     let mut e = Engine::ucci(1);
@@ -166,14 +167,18 @@ fn ucci_go_depth_zero_uses_the_network_in_use() {
     let fen = "3k5/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1";
     let net = std::sync::Arc::new(random_net(32, Activation::SquaredClippedRelu, 11));
     let pos = pao::board::Position::from_fen(fen).expect("fen");
-    let network = pao::eval::scale_network(&pos, pao::eval::nnue::evaluate_scratch(&net, &pos));
+    let tempo = pao::search::params::value("NnueTempo").expect("a search parameter");
+    let raw = pao::eval::nnue::evaluate_scratch(&net, &pos);
+    assert_eq!(raw, -724);
+    let network = pao::eval::scale_network(&pos, raw + tempo);
     let hand_written = pao::eval::evaluate(&pos);
     assert_ne!(
         network, hand_written,
         "the two evaluations must differ here"
     );
     let scaled = |v: i32| pao::eval::endgame::scale(&pos, v);
-    assert_eq!((network, scaled(network)), (-45, -2));
+    // The net says -724 (-45.25 after the division by 16); the tempo moves it to -716.
+    assert_eq!((tempo, network, scaled(network)), (8, -44, -2));
     assert_eq!(scaled(hand_written), hand_written);
     for (use_nnue, expected) in [("true", scaled(network)), ("false", hand_written)] {
         e.send(&format!("setoption usennue {use_nnue}"));

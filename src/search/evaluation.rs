@@ -60,7 +60,8 @@ impl Searcher {
     #[inline]
     fn evaluate_unscaled(&mut self, alpha: i32, beta: i32) -> i32 {
         if let Some(stack) = &mut self.nnue {
-            return eval::scale_network(&self.pos, stack.evaluate(&self.pos));
+            let v = stack.evaluate(&self.pos) + super::params::nnue_tempo();
+            return eval::scale_network(&self.pos, v);
         }
         eval::evaluate_cached(
             &self.pos,

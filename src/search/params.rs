@@ -120,6 +120,8 @@ search_params! {
     delta_margin: "DeltaMargin" = 150, 0..=500, c_end 12.0;
     /// The first aspiration window's half-width.
     aspiration_delta: "AspirationDelta" = 30, 5..=150, c_end 3.0;
+    /// Centipawns added to the network's evaluation for the side to move.
+    nnue_tempo: "NnueTempo" = 8, -50..=50, c_end 2.0;
 }
 
 /// The index in `PARAMS` of the parameter called `key` (any case).
