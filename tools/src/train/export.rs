@@ -86,10 +86,15 @@ pub fn correct_bias<'a>(
     float: &FloatNet,
     sample: impl Iterator<Item = &'a Record>,
 ) -> f64 {
+    // The float net with the output weights `net` holds (as `quantise` rounded them).
     let l = float.layout();
     let mut rounded = float.clone();
-    for w in &mut rounded.params[l.out_weights..l.out_bias] {
-        *w = (*w * QB as f32).round() / QB as f32;
+    let step = net.qb as f32;
+    for (w, &q) in rounded.params[l.out_weights..l.out_bias]
+        .iter_mut()
+        .zip(&net.out_weights)
+    {
+        *w = q as f32 / step;
     }
     let (mut us, mut them) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
     let (mut sum, mut n) = (0.0, 0usize);

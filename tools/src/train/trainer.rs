@@ -133,8 +133,9 @@ fn start(
 }
 
 /// The float net and AdamW's state of the checkpoint `path` when it is the training state of
-/// `net` (its export has the same body, the output bias aside) and of this run's shape: a warm start that continues
-/// the training that made the net instead of restarting it from rounded weights.
+/// `net` (its export has the same body, the output bias aside) and of this run's shape: a warm
+/// start that continues the training that made the net instead of restarting it from rounded
+/// weights.
 fn continued(
     path: &str,
     net: &pao::eval::nnue::Network,
