@@ -3,7 +3,9 @@
 //! must see every sequence number; the server's memory must stay flat; then a watcher that
 //! stops reading must be dropped while the others keep up with a flood of events.
 //!
-//! `load_in_brief` runs in CI (50 watchers, 3 pairs of 2 s runs, a loose bound on the NPS).
+//! `load_in_brief` runs in CI (50 watchers, 3 pairs of 2 s runs, a loose bound on the nodes the
+//! search threads make per second of their own CPU time: on a runner whose cores other jobs
+//! hold, the scheduler's share for each thread decides the wall-clock NPS, not the watchers).
 //! The full measurement of docs/results.md (50 watchers, 4 pairs of 60 s runs, NPS within 5%):
 //!     cargo test --release --test serve -- --ignored --nocapture
 
@@ -17,10 +19,68 @@ struct Plan {
     watchers: usize,
     run: Duration,
     pairs: usize,
-    /// Largest NPS drop accepted with watchers, percent of the median without.
+    /// Largest drop accepted with watchers, percent of the median without.
     max_drop_percent: f64,
+    /// What the bound is on: wall-clock NPS, or nodes per CPU-second of the search threads.
+    measure: Measure,
     /// Position changes in the flood that must expose the stalled watcher.
     flood: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Measure {
+    WallNps,
+    NodesPerCpuSecond,
+}
+
+/// One run's figures.
+#[derive(Clone, Copy)]
+struct Run {
+    /// The engine's NPS (wall clock).
+    nps: u64,
+    /// Nodes per CPU-second of the search threads.
+    per_cpu: u64,
+}
+
+impl Run {
+    fn of(self, m: Measure) -> u64 {
+        match m {
+            Measure::WallNps => self.nps,
+            Measure::NodesPerCpuSecond => self.per_cpu,
+        }
+    }
+}
+
+/// CPU time (user + system) of the server's search threads (`pao-worker-N`), in clock ticks.
+fn worker_ticks(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("stat")).ok())
+        .filter_map(|stat| {
+            // pid (comm) state ...: the name may hold spaces, the fields follow the last ')'.
+            let (head, rest) = stat.rsplit_once(')')?;
+            if !head.contains("(pao-worker-") {
+                return None;
+            }
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            // utime and stime are fields 14 and 15 of the line, 12 and 13 after the state.
+            Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+        })
+        .sum()
+}
+
+/// Clock ticks a second (`getconf CLK_TCK`; 100 where it cannot say).
+fn ticks_per_second() -> u64 {
+    std::process::Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(100)
 }
 
 /// Watchers reading in their own tasks until told which sequence number ends the run.
@@ -73,10 +133,11 @@ impl Crowd {
     }
 }
 
-/// One analysis of `run` from the start position on a cleared table; the engine's NPS.
-async fn analyse(http: &Http, run: Duration) -> u64 {
+/// One analysis of `run` from the start position on a cleared table.
+async fn analyse(http: &Http, pid: u32, run: Duration) -> Run {
     assert_eq!(http.post("/api/clear-hash", json!({})).await.status, 200);
     assert_eq!(http.post("/api/position", json!({})).await.status, 200);
+    let ticks = worker_ticks(pid);
     assert_eq!(http.post("/api/go", json!({})).await.status, 200);
     tokio::time::sleep(run).await;
     assert_eq!(http.post("/api/stop", json!({})).await.status, 200);
@@ -84,7 +145,12 @@ async fn analyse(http: &Http, run: Duration) -> u64 {
     loop {
         let s = http.state().await;
         if s["searching"] == false && s["bestmove"]["nps"].as_u64().is_some() {
-            return s["bestmove"]["nps"].as_u64().unwrap_or(0);
+            let cpu = worker_ticks(pid).saturating_sub(ticks).max(1);
+            let nodes = s["bestmove"]["nodes"].as_u64().unwrap_or(0);
+            return Run {
+                nps: s["bestmove"]["nps"].as_u64().unwrap_or(0),
+                per_cpu: nodes * ticks_per_second() / cpu,
+            };
         }
         assert!(Instant::now() < deadline, "no answer to stop");
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -184,20 +250,23 @@ async fn load(plan: Plan) {
     );
     // Warm-up: a few runs touch the whole table and start everything up.
     for _ in 0..3 {
-        analyse(&http, Duration::from_millis(1500)).await;
+        analyse(&http, server.pid(), Duration::from_millis(1500)).await;
     }
     let rss_warm = server.rss_kib();
     let (mut without, mut with) = (Vec::new(), Vec::new());
     let mut memory = Vec::new();
     let mut events = 0;
     for pair in 0..plan.pairs {
-        let nps = analyse(&http, plan.run).await;
-        without.push(nps);
-        println!("pair {pair}: without watchers {nps} nps");
+        let run = analyse(&http, server.pid(), plan.run).await;
+        without.push(run.of(plan.measure));
+        println!(
+            "pair {pair}: without watchers {} nps, {} nodes per search CPU-second",
+            run.nps, run.per_cpu
+        );
         let crowd = Crowd::join(&server, plan.watchers).await;
         let (stop, sampler) = sample_memory(server.pid());
-        let nps = analyse(&http, plan.run).await;
-        with.push(nps);
+        let run = analyse(&http, server.pid(), plan.run).await;
+        with.push(run.of(plan.measure));
         let seq = http.state().await["seq"].as_u64().expect("seq");
         events += crowd.finish(seq).await;
         let _ = stop.send(true);
@@ -205,21 +274,26 @@ async fn load(plan: Plan) {
         let (first, max, last) = steady(&samples, plan.run);
         memory.push((first, max, last));
         println!(
-            "pair {pair}: with {} watchers {nps} nps (stream at seq {seq}); memory from a \
-             third of the run on: {first} KiB, {max} KiB at most, {last} KiB at the end",
-            plan.watchers
+            "pair {pair}: with {} watchers {} nps, {} nodes per search CPU-second (stream at \
+             seq {seq}); memory from a third of the run on: {first} KiB, {max} KiB at most, \
+             {last} KiB at the end",
+            plan.watchers, run.nps, run.per_cpu
         );
     }
     let (m0, m1) = (median(&without), median(&with));
     let drop_pct = (m0 - m1) / m0 * 100.0;
+    let what = match plan.measure {
+        Measure::WallNps => "nps",
+        Measure::NodesPerCpuSecond => "nodes per search CPU-second",
+    };
     println!(
-        "nps median without {m0:.0}, with {m1:.0}: {drop_pct:+.1}% drop; \
+        "{what}: median without {m0:.0}, with {m1:.0}: {drop_pct:+.1}% drop; \
          {events} events delivered, none missed"
     );
     println!("server memory after warm-up: {rss_warm} KiB");
     assert!(
         drop_pct < plan.max_drop_percent,
-        "nps dropped {drop_pct:.1}% with watchers (bound {}%)",
+        "{what} dropped {drop_pct:.1}% with watchers (bound {}%)",
         plan.max_drop_percent
     );
     // Flat: no run with watchers grows by 1 MiB once its table is full again, the runs end
@@ -351,8 +425,10 @@ async fn load_in_brief() {
         watchers: 50,
         run: Duration::from_secs(2),
         pairs: 3,
-        // A loose bound: CI machines are shared; the full run measures the 5%.
+        // A loose bound on the search's own rate: CI machines are shared; the full run
+        // measures the wall-clock NPS within 5%.
         max_drop_percent: 30.0,
+        measure: Measure::NodesPerCpuSecond,
         flood: 150,
     })
     .await;
@@ -367,6 +443,7 @@ async fn load_full() {
         run: Duration::from_secs(60),
         pairs: 4,
         max_drop_percent: 5.0,
+        measure: Measure::WallNps,
         flood: 300,
     })
     .await;
