@@ -123,12 +123,15 @@ fn check_dialect(e: &mut Engine, set: &dyn Fn(&str, &str) -> String, newgame: &s
         .expect("legal");
     pos.make_move(m);
     let raw = pao::eval::nnue::evaluate_scratch(&net, &pos);
-    let scaled = pao::eval::scale_network(&pos, raw);
+    let tempo = pao::search::params::value("NnueTempo").expect("a search parameter");
+    let scaled = pao::eval::scale_network(&pos, raw + tempo);
     e.send("eval");
     let (line, _) = e.expect_prefix("eval network");
     assert_eq!(
         line,
-        format!("eval network {scaled} (side to move; raw {raw}; hidden 32; in use)")
+        format!(
+            "eval network {scaled} (side to move; raw {raw}; tempo {tempo}; hidden 32; in use)"
+        )
     );
     for (path, message) in bad {
         e.send(&set("EvalFile", &path.display().to_string()));

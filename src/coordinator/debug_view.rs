@@ -20,17 +20,19 @@ impl<W: Write> Coordinator<W> {
         for line in format_breakdown(&b, self.position.side_to_move()) {
             self.line(&line);
         }
-        // The network's output, whenever a net is loaded (in use or not).
+        // The network's output, whenever a net is loaded (in use or not), as the search uses it:
+        // with the side-to-move bonus, then scaled.
         if let Some(net) = self.network.clone() {
             let raw = crate::eval::nnue::evaluate_scratch(&net, &self.position);
-            let scaled = crate::eval::scale_network(&self.position, raw);
+            let tempo = crate::search::params::nnue_tempo();
+            let scaled = crate::eval::scale_network(&self.position, raw + tempo);
             let state = if self.options.use_nnue {
                 "in use"
             } else {
                 "loaded, not in use"
             };
             self.line(&format!(
-                "eval network {scaled} (side to move; raw {raw}; hidden {}; {state})",
+                "eval network {scaled} (side to move; raw {raw}; tempo {tempo}; hidden {}; {state})",
                 net.hidden
             ));
         }
