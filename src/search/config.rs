@@ -306,6 +306,16 @@ impl SearchConfig {
         Ok(self)
     }
 
+    /// Whether the switch called `name` is on here; `None` for a name `with_switches` does not
+    /// know.
+    pub fn is_on(&self, name: &str) -> Option<bool> {
+        let mut probe = *self;
+        SWITCHES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, f)| *f(&mut probe))
+    }
+
     /// The names `with_switches` knows.
     pub fn switch_names() -> impl Iterator<Item = &'static str> {
         SWITCHES.iter().map(|(n, _)| *n)

@@ -22,14 +22,19 @@ pub struct Param {
     /// SPSA's perturbation at the final iteration ("c_end"): about the change one expects to
     /// matter, in the parameter's own units.
     pub c_end: f64,
+    /// The search switch (`SearchConfig`) the parameter belongs to, if any: with it off the
+    /// search never reads the parameter, and `pao-tools tune` holds it.
+    pub switch: Option<&'static str>,
     /// What it is (its declaration's doc comment).
     pub doc: &'static str,
 }
 
 /// Declares the parameters: the table `PARAMS`, the run-time store, and one accessor each.
 macro_rules! search_params {
+    (@switch) => { None };
+    (@switch $switch:literal) => { Some($switch) };
     ($(#[doc = $doc:literal] $accessor:ident: $name:literal = $default:literal,
-        $min:literal..=$max:literal, c_end $c_end:literal;)*) => {
+        $min:literal..=$max:literal, c_end $c_end:literal $(, switch $switch:literal)?;)*) => {
         /// Every parameter, in declaration order.
         pub const PARAMS: &[Param] = &[$(Param {
             name: $name,
@@ -37,6 +42,7 @@ macro_rules! search_params {
             min: $min,
             max: $max,
             c_end: $c_end,
+            switch: search_params!(@switch $($switch)?),
             doc: $doc,
         }),*];
 
@@ -67,59 +73,59 @@ macro_rules! search_params {
 
 search_params! {
     /// Futility margin at depth 1 (quiet moves that cannot lift the static score to alpha).
-    futility_margin_1: "FutilityMargin1" = 120, 20..=400, c_end 10.0;
+    futility_margin_1: "FutilityMargin1" = 120, 20..=400, c_end 10.0, switch "futility";
     /// Futility margin at depth 2.
-    futility_margin_2: "FutilityMargin2" = 220, 40..=600, c_end 15.0;
+    futility_margin_2: "FutilityMargin2" = 220, 40..=600, c_end 15.0, switch "futility";
     /// Futility margin at depth 3.
-    futility_margin_3: "FutilityMargin3" = 340, 60..=800, c_end 20.0;
+    futility_margin_3: "FutilityMargin3" = 340, 60..=800, c_end 20.0, switch "futility";
     /// Reverse futility margin per ply of depth.
-    rfp_margin: "RfpMargin" = 90, 20..=300, c_end 8.0;
+    rfp_margin: "RfpMargin" = 90, 20..=300, c_end 8.0, switch "futility";
     /// Reverse futility works up to this depth.
-    rfp_depth: "RfpDepth" = 6, 2..=12, c_end 0.5;
+    rfp_depth: "RfpDepth" = 6, 2..=12, c_end 0.5, switch "futility";
     /// SEE pruning works up to this depth.
-    see_prune_depth: "SeePruneDepth" = 5, 1..=10, c_end 0.5;
+    see_prune_depth: "SeePruneDepth" = 5, 1..=10, c_end 0.5, switch "see";
     /// Captures losing more than this times depth by static exchange are skipped.
-    see_capture_margin: "SeeCaptureMargin" = 100, 0..=300, c_end 10.0;
+    see_capture_margin: "SeeCaptureMargin" = 100, 0..=300, c_end 10.0, switch "see";
     /// Quiet moves losing more than this times depth squared are skipped.
-    see_quiet_margin: "SeeQuietMargin" = 25, 0..=100, c_end 3.0;
+    see_quiet_margin: "SeeQuietMargin" = 25, 0..=100, c_end 3.0, switch "see";
     /// Razoring works up to this depth.
-    razor_depth: "RazorDepth" = 2, 1..=5, c_end 0.5;
+    razor_depth: "RazorDepth" = 2, 1..=5, c_end 0.5, switch "razoring";
     /// Razoring's margin below alpha per ply of depth.
-    razor_margin: "RazorMargin" = 250, 50..=800, c_end 20.0;
+    razor_margin: "RazorMargin" = 250, 50..=800, c_end 20.0, switch "razoring";
     /// Null move's reduction: this many plies ...
-    nmp_base: "NmpBase" = 3, 1..=6, c_end 0.5;
+    nmp_base: "NmpBase" = 3, 1..=6, c_end 0.5, switch "null_move";
     /// ... plus one per this many plies of depth ...
-    nmp_depth_divisor: "NmpDepthDivisor" = 4, 2..=8, c_end 0.5;
+    nmp_depth_divisor: "NmpDepthDivisor" = 4, 2..=8, c_end 0.5, switch "null_move";
     /// ... plus one per this much evaluation above beta (at most 3).
-    nmp_eval_divisor: "NmpEvalDivisor" = 200, 50..=600, c_end 15.0;
+    nmp_eval_divisor: "NmpEvalDivisor" = 200, 50..=600, c_end 15.0, switch "nmp_eval_r";
     /// Singular extensions from this depth.
-    singular_depth: "SingularDepth" = 7, 4..=12, c_end 0.5;
+    singular_depth: "SingularDepth" = 7, 4..=12, c_end 0.5, switch "singular";
     /// Singular margin below the stored score per ply of depth.
-    singular_margin: "SingularMargin" = 2, 1..=8, c_end 0.5;
+    singular_margin: "SingularMargin" = 2, 1..=8, c_end 0.5, switch "singular";
     /// Late move pruning up to this depth.
-    lmp_depth: "LmpDepth" = 8, 2..=16, c_end 0.5;
+    lmp_depth: "LmpDepth" = 8, 2..=16, c_end 0.5, switch "lmp";
     /// Late move pruning after (LmpBase + depth^2) / 2 moves (twice as many when improving).
-    lmp_base: "LmpBase" = 3, 0..=12, c_end 1.0;
+    lmp_base: "LmpBase" = 3, 0..=12, c_end 1.0, switch "lmp";
     /// History pruning up to this depth.
-    history_prune_depth: "HistoryPruneDepth" = 4, 1..=8, c_end 0.5;
+    history_prune_depth: "HistoryPruneDepth" = 4, 1..=8, c_end 0.5, switch "history_pruning";
     /// History pruning of quiet moves whose history is below -margin x depth.
-    history_prune_margin: "HistoryPruneMargin" = 64, 0..=1024, c_end 8.0;
+    history_prune_margin: "HistoryPruneMargin" = 64, 0..=1024, c_end 8.0, switch "history_pruning";
     /// Internal iterative reduction from this depth.
-    iir_depth: "IirDepth" = 4, 2..=10, c_end 0.5;
+    iir_depth: "IirDepth" = 4, 2..=10, c_end 0.5, switch "iir";
     /// The LMR table's constant term, in hundredths of a ply.
-    lmr_base: "LmrBase" = 50, 0..=200, c_end 5.0;
+    lmr_base: "LmrBase" = 50, 0..=200, c_end 5.0, switch "lmr";
     /// The LMR table's divisor of ln(depth) x ln(move number), in hundredths.
-    lmr_divisor: "LmrDivisor" = 220, 100..=400, c_end 10.0;
+    lmr_divisor: "LmrDivisor" = 220, 100..=400, c_end 10.0, switch "lmr";
     /// History per ply of LMR adjustment (history spans about ±16384).
-    lmr_history_divisor: "LmrHistoryDivisor" = 8192, 1024..=32768, c_end 500.0;
+    lmr_history_divisor: "LmrHistoryDivisor" = 8192, 1024..=32768, c_end 500.0, switch "lmr_adjust";
     /// A cutoff's history bonus: min(depth^2, HistoryBonusMax) x this.
     history_bonus_mul: "HistoryBonusMul" = 4, 1..=16, c_end 0.5;
     /// The cap on depth^2 in the history bonus.
     history_bonus_max: "HistoryBonusMax" = 400, 64..=1600, c_end 30.0;
     /// Delta pruning's margin above the victim's value in quiescence.
-    delta_margin: "DeltaMargin" = 150, 0..=500, c_end 12.0;
+    delta_margin: "DeltaMargin" = 150, 0..=500, c_end 12.0, switch "qs_futility";
     /// The first aspiration window's half-width.
-    aspiration_delta: "AspirationDelta" = 30, 5..=150, c_end 3.0;
+    aspiration_delta: "AspirationDelta" = 30, 5..=150, c_end 3.0, switch "aspiration";
     /// Centipawns added to the network's evaluation for the side to move.
     nnue_tempo: "NnueTempo" = 8, -50..=50, c_end 2.0;
 }
@@ -207,6 +213,16 @@ mod tests {
             assert!(p.name.chars().all(|c| c.is_ascii_alphanumeric()), "{p:?}");
             assert_eq!(find(&p.name.to_ascii_lowercase()), Some(i), "{p:?}");
         }
+        // A parameter's switch is one the search knows, and on in the engine as it plays
+        // unless the switch is still in test.
+        for p in PARAMS {
+            if let Some(switch) = p.switch {
+                assert!(
+                    crate::search::SearchConfig::FULL.is_on(switch).is_some(),
+                    "{p:?}"
+                );
+            }
+        }
         // Divisors never reach zero.
         for name in [
             "NmpDepthDivisor",
@@ -273,16 +289,18 @@ mod tests {
     #[test]
     fn the_handbook_lists_the_parameters_as_they_are() {
         let mut table = String::from(
-            "| option | default | min | max | c_end | what |\n|---|---:|---:|---:|---:|---|\n",
+            "| option | default | min | max | c_end | switch | what |\n\
+             |---|---:|---:|---:|---:|---|---|\n",
         );
         for p in PARAMS {
             table.push_str(&format!(
-                "| `{}` | {} | {} | {} | {} | {} |\n",
+                "| `{}` | {} | {} | {} | {} | {} | {} |\n",
                 p.name,
                 p.default,
                 p.min,
                 p.max,
                 p.c_end,
+                p.switch.map_or("—".to_string(), |s| format!("`{s}`")),
                 p.doc.trim()
             ));
         }

@@ -24,6 +24,17 @@ fn args(state: &str, iterations: u64) -> Vec<String> {
     .collect()
 }
 
+/// The parameters of the search switches that are off by default: the run holds them.
+fn held() -> Vec<&'static pao::search::params::Param> {
+    PARAMS
+        .iter()
+        .filter(|p| {
+            p.switch
+                .is_some_and(|s| pao::search::SearchConfig::FULL.is_on(s) == Some(false))
+        })
+        .collect()
+}
+
 /// The value of the state's line `key N`.
 fn count(text: &str, key: &str) -> u64 {
     text.lines()
@@ -103,9 +114,10 @@ fn a_killed_run_continues_from_its_state() {
     assert_eq!(
         first,
         format!(
-            "tune: {} parameters, iteration {done} of {ITERATIONS}, 2 pairs at a time, 100 nodes \
-             per move",
-            PARAMS.len()
+            "tune: {} parameters ({} held: their search switches are off), iteration {done} of \
+             {ITERATIONS}, 2 pairs at a time, 100 nodes per move",
+            PARAMS.len(),
+            held().len()
         )
     );
     let end = std::fs::read_to_string(&state).expect("the state at the end");
@@ -140,6 +152,16 @@ fn a_killed_run_continues_from_its_state() {
             .any(|(l, p)| !l.starts_with(&format!("param {} {} ", p.name, p.default))),
         "{end}"
     );
+
+    // The parameters of switches that are off in the engine as it plays never moved.
+    for p in held() {
+        assert!(
+            end.lines()
+                .any(|l| l.starts_with(&format!("param {} {} ", p.name, p.default))),
+            "{} moved:\n{end}",
+            p.name
+        );
+    }
 
     // Once over, the same command plays nothing more and leaves the state as it is.
     let out = Command::new(BIN)

@@ -13,6 +13,7 @@ use crate::r#match::client::spec::parse_engine;
 use crate::r#match::clock::Limit;
 use crate::r#match::game::GameConfig;
 use pao::search::params::{Param, PARAMS};
+use pao::search::SearchConfig;
 use play::Arena;
 use spsa::Schedule;
 use state::State;
@@ -104,6 +105,24 @@ fn settings_line(args: &TuneArgs, engine: &crate::r#match::client::spec::EngineS
     )
 }
 
+/// Which parameters the run holds: those of a search switch that is off in the engine as the
+/// run plays it (the engine's defaults, changed by an `option.SearchSwitches` of `--engine`).
+/// The search never reads them there, so perturbing them would only let them drift with the
+/// other parameters' results.
+fn held_params(options: &[(String, String)]) -> Result<Vec<bool>, String> {
+    let switches = options
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("SearchSwitches"))
+        .map_or("", |(_, value)| value.as_str());
+    let config = SearchConfig::FULL
+        .with_switches(switches)
+        .map_err(|e| format!("--engine option.SearchSwitches: {e}"))?;
+    Ok(PARAMS
+        .iter()
+        .map(|p| p.switch.is_some_and(|s| config.is_on(s) == Some(false)))
+        .collect())
+}
+
 /// Reads the state file, or `None` when there is none yet.
 fn read(path: &Path) -> Result<Option<State>, String> {
     match std::fs::read_to_string(path) {
@@ -162,6 +181,8 @@ struct Run<'a> {
     openings: Vec<openings::Opening>,
     arena: Arena,
     params: &'static [Param],
+    /// The parameters neither perturbed nor moved (`held_params`).
+    held: Vec<bool>,
     failed: AtomicBool,
 }
 
@@ -178,7 +199,10 @@ impl Run<'_> {
             let Some((k, theta)) = claimed else {
                 return Ok(());
             };
-            let delta = spsa::perturbation(self.seed, k, self.params.len());
+            let mut delta = spsa::perturbation(self.seed, k, self.params.len());
+            for (d, _) in delta.iter_mut().zip(&self.held).filter(|(_, &h)| h) {
+                *d = 0.0;
+            }
             let [plus, minus] = spsa::players(self.params, &theta, &delta, &self.schedule, k);
             let opening =
                 &self.openings[SplitMix64::for_game(self.seed, k).below(self.openings.len())];
@@ -245,6 +269,7 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
         ));
     }
     let openings = openings::load(Some(&args.openings)).map_err(Failure::Usage)?;
+    let held = held_params(&engine.options).map_err(Failure::Usage)?;
     let settings = settings_line(&args, &engine);
     let game = GameConfig {
         limit: Limit::Nodes(args.nodes),
@@ -258,8 +283,15 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
     let arena = Arena::new(engine, game, PARAMS)?;
     let start = open(&args.state, &settings, args.new_settings)?;
     let concurrency = args.concurrency.unwrap_or_else(num_cpus::get).max(1);
+    let held_count = held.iter().filter(|&&h| h).count();
+    let held_note = if held_count == 0 {
+        String::new()
+    } else {
+        format!(" ({held_count} held: their search switches are off)")
+    };
     eprintln!(
-        "tune: {} parameters, iteration {} of {}, {concurrency} pairs at a time, {} nodes per move",
+        "tune: {} parameters{held_note}, iteration {} of {}, {concurrency} pairs at a time, {} \
+         nodes per move",
         PARAMS.len(),
         start.iteration,
         args.iterations,
@@ -277,6 +309,7 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
         openings,
         arena,
         params: PARAMS,
+        held,
         failed: AtomicBool::new(false),
     };
     let errors: Vec<String> = std::thread::scope(|scope| {
@@ -354,6 +387,42 @@ pub fn show(s: &State) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_parameters_of_switches_that_are_off_are_held() {
+        let names = |held: Vec<bool>| -> Vec<&str> {
+            PARAMS
+                .iter()
+                .zip(held)
+                .filter(|(_, h)| *h)
+                .map(|(p, _)| p.name)
+                .collect()
+        };
+        let defaults = held_params(&[]).expect("the defaults");
+        assert_eq!(
+            names(defaults),
+            [
+                "RazorDepth",
+                "RazorMargin",
+                "NmpEvalDivisor",
+                "SingularDepth",
+                "SingularMargin",
+                "HistoryPruneDepth",
+                "HistoryPruneMargin",
+                "IirDepth",
+                "DeltaMargin"
+            ]
+        );
+        let options = |v: &str| vec![("searchswitches".to_string(), v.to_string())];
+        let singular = held_params(&options("singular,-lmp")).expect("known switches");
+        let singular = names(singular);
+        assert!(!singular.contains(&"SingularDepth") && !singular.contains(&"SingularMargin"));
+        assert!(singular.contains(&"LmpDepth") && singular.contains(&"LmpBase"));
+        assert_eq!(
+            held_params(&options("nosuch")),
+            Err("--engine option.SearchSwitches: unknown search switch 'nosuch'".to_string())
+        );
+    }
 
     #[test]
     fn show_lists_the_values_and_the_option_words() {

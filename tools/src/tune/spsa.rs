@@ -116,6 +116,7 @@ mod tests {
             min,
             max,
             c_end,
+            switch: None,
             doc: "",
         }
     }
@@ -158,6 +159,24 @@ mod tests {
         assert_eq!(perturbation(1, 1, 6), perturbation(1, 1, 6));
         assert_ne!(perturbation(1, 2, 16), perturbation(1, 1, 16));
         assert_ne!(perturbation(2, 1, 16), perturbation(1, 1, 16));
+    }
+
+    #[test]
+    fn a_parameter_whose_delta_is_zero_is_held() {
+        let params = [param("A", 100, 0, 200, 10.0), param("B", 5, 1, 8, 0.5)];
+        let s = Schedule {
+            iterations: 100,
+            a_ratio: 0.1,
+            r_end: 0.002,
+        };
+        let mut theta = vec![100.0, 5.3];
+        let delta = [1.0, 0.0];
+        let [plus, minus] = players(&params, &theta, &delta, &s, 1);
+        assert_eq!((plus[1], minus[1]), (5, 5), "the same value on both sides");
+        assert_ne!(plus[0], minus[0]);
+        update(&params, &mut theta, &delta, &s, 1, 2.0);
+        assert_eq!(theta[1], 5.3);
+        assert!(theta[0] > 100.0);
     }
 
     #[test]
