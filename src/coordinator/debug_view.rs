@@ -25,7 +25,7 @@ impl<W: Write> Coordinator<W> {
         if let Some(net) = self.network.clone() {
             let raw = crate::eval::nnue::evaluate_scratch(&net, &self.position);
             let tempo = crate::search::params::nnue_tempo();
-            let scaled = crate::eval::scale_network(&self.position, raw + tempo);
+            let scaled = crate::search::network_value(&self.position, raw);
             let state = if self.options.use_nnue {
                 "in use"
             } else {

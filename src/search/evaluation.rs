@@ -10,6 +10,13 @@ const FEW_PIECES: u32 = if eval::endgame::MAX_PIECES > eval::bitbase::MAX_PIECES
     eval::bitbase::MAX_PIECES
 };
 
+/// What the search reads from a net whose output for the side to move is `raw`: the output
+/// plus the side-to-move bonus (`NnueTempo`), scaled as a network's score is.
+#[inline]
+pub(crate) fn network_value(pos: &crate::board::Position, raw: i32) -> i32 {
+    eval::scale_network(pos, raw + super::params::nnue_tempo())
+}
+
 impl Searcher {
     /// Static evaluation with this searcher's knowledge switch.
     #[inline]
@@ -60,8 +67,7 @@ impl Searcher {
     #[inline]
     fn evaluate_unscaled(&mut self, alpha: i32, beta: i32) -> i32 {
         if let Some(stack) = &mut self.nnue {
-            let v = stack.evaluate(&self.pos) + super::params::nnue_tempo();
-            return eval::scale_network(&self.pos, v);
+            return network_value(&self.pos, stack.evaluate(&self.pos));
         }
         eval::evaluate_cached(
             &self.pos,

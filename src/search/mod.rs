@@ -32,6 +32,7 @@ pub mod wdl;
 pub mod worker;
 
 pub use config::{Driver, RepetitionRule, SearchConfig};
+pub(crate) use evaluation::network_value;
 pub use limits::Limits;
 pub use report::{Iteration, RootLine, RootProgress, SearchResult};
 pub use root_noise::RootNoise;

@@ -72,15 +72,18 @@ fn worker_ticks(pid: u32) -> u64 {
         .sum()
 }
 
-/// Clock ticks a second (`getconf CLK_TCK`; 100 where it cannot say).
+/// Clock ticks a second (`getconf CLK_TCK`, asked once; 100 where it cannot say).
 fn ticks_per_second() -> u64 {
-    std::process::Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(100)
+    static TICKS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *TICKS.get_or_init(|| {
+        std::process::Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(100)
+    })
 }
 
 /// Watchers reading in their own tasks until told which sequence number ends the run.
