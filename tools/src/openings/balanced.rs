@@ -11,7 +11,7 @@ use crate::common::Failure;
 use pao::board::{Move, Position};
 use pao::search::{Limits, SearchConfig, Searcher};
 use pao::tt::TranspositionTable;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// `pao-tools openings [options] > FILE`: writes balanced openings for `pao-tools match
@@ -57,6 +57,9 @@ pub struct GenConfig {
     /// Random seed
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+    /// Threads for the searches (the file is the same for any count; default: all cores)
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub threads: Option<usize>,
     /// The file format to write
     #[arg(long, value_enum, default_value_t = Format::Iccs)]
     pub format: Format,
@@ -99,50 +102,143 @@ impl Scorer {
     }
 }
 
-/// Generates openings; `progress` is called with each one kept.
+/// The move-scoring searches of every thread, and the playable moves of each position met.
+///
+/// The walks of one file start from the same position, so their first plies meet the same
+/// positions again and again: the playable moves of a position are computed once. Every search
+/// runs on a fresh table, so a score is a function of the position alone and the file does not
+/// depend on the thread count.
+struct Walker {
+    scorers: Vec<Scorer>,
+    playable: HashMap<u64, Vec<Move>>,
+    pick_depth: u32,
+    margin: i32,
+}
+
+impl Walker {
+    /// The moves of `pos` within the margin of the best one at the pick depth.
+    fn playable(&mut self, pos: &mut Position) -> Vec<Move> {
+        if let Some(p) = self.playable.get(&pos.key()) {
+            return p.clone();
+        }
+        let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        let depth = self.pick_depth;
+        let root: &Position = pos;
+        let scored = score_all(&mut self.scorers, &legal, |scorer, &m| {
+            (m, scorer.score(root, depth, &[m]))
+        });
+        let best = scored.iter().map(|s| s.1).max().unwrap_or(0);
+        let moves: Vec<Move> = scored
+            .iter()
+            .filter(|s| s.1 >= best - self.margin)
+            .map(|s| s.0)
+            .collect();
+        self.playable.insert(pos.key(), moves.clone());
+        moves
+    }
+}
+
+/// `f` over `items` on one thread per scorer, each thread with its own scorer; results in
+/// the order of `items`.
+fn score_all<T: Sync, R: Send>(
+    scorers: &mut [Scorer],
+    items: &[T],
+    f: impl Fn(&mut Scorer, &T) -> R + Sync,
+) -> Vec<R> {
+    if scorers.len() <= 1 || items.len() <= 1 {
+        let Some(scorer) = scorers.first_mut() else {
+            return Vec::new();
+        };
+        return items.iter().map(|it| f(scorer, it)).collect();
+    }
+    let chunk = items.len().div_ceil(scorers.len());
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = scorers
+            .iter_mut()
+            .zip(items.chunks(chunk))
+            .map(|(scorer, part)| {
+                s.spawn(move || part.iter().map(|it| f(scorer, it)).collect::<Vec<R>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect::<Vec<R>>()
+    })
+}
+
+/// Generates openings on `threads` threads (the same file for any count); `progress` is
+/// called with each one kept.
 pub fn generate(
     cfg: &GenConfig,
+    threads: usize,
     progress: &mut dyn FnMut(&Generated),
 ) -> Result<Vec<Generated>, String> {
     let mut rng = SplitMix64::from_state(cfg.seed);
-    let mut scorer = Scorer::new()?;
+    let mut walker = Walker {
+        scorers: (0..threads.max(1))
+            .map(|_| Scorer::new())
+            .collect::<Result<_, _>>()?,
+        playable: HashMap::new(),
+        pick_depth: cfg.pick_depth,
+        margin: cfg.margin,
+    };
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     // Give up rather than loop for ever when the settings admit too few openings.
     let max_attempts = cfg.count * 50 + 100;
-    for _ in 0..max_attempts {
-        if out.len() >= cfg.count {
-            break;
+    let mut attempts = 0;
+    while out.len() < cfg.count && attempts < max_attempts {
+        // A batch of walks, one after another (each draws from the one random sequence), then
+        // the balance searches of their new final positions side by side.
+        let batch = (walker.scorers.len() * 2).min(max_attempts - attempts);
+        let mut walks = Vec::with_capacity(batch);
+        for _ in 0..batch {
+            let mut pos = Position::startpos();
+            let mut moves = Vec::new();
+            for _ in 0..cfg.plies {
+                let playable = walker.playable(&mut pos);
+                if playable.is_empty() {
+                    break;
+                }
+                let m = playable[rng.below_by_modulo(playable.len())];
+                pos.make_move(m);
+                moves.push(m);
+            }
+            walks.push((moves, pos));
         }
-        let mut pos = Position::startpos();
-        let mut moves = Vec::new();
-        for _ in 0..cfg.plies {
-            let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
-            if legal.is_empty() {
+        // Which walks are kept is decided in order below; a walk past the last one needed is
+        // searched for nothing, which changes no result.
+        let fresh: Vec<bool> = walks
+            .iter()
+            .map(|(moves, pos)| moves.len() == cfg.plies && seen.insert(pos.key()))
+            .collect();
+        let finals: Vec<&Position> = walks
+            .iter()
+            .zip(&fresh)
+            .filter(|(_, &f)| f)
+            .map(|(w, _)| &w.1)
+            .collect();
+        let depth = cfg.depth;
+        let mut scores = score_all(&mut walker.scorers, &finals, |scorer, pos| {
+            scorer.score(pos, depth, &[])
+        })
+        .into_iter();
+        for ((moves, _), is_fresh) in walks.into_iter().zip(fresh) {
+            if out.len() >= cfg.count {
                 break;
             }
-            let scored: Vec<(Move, i32)> = legal
-                .iter()
-                .map(|&m| (m, scorer.score(&pos, cfg.pick_depth, &[m])))
-                .collect();
-            let best = scored.iter().map(|s| s.1).max().unwrap_or(0);
-            let playable: Vec<Move> = scored
-                .iter()
-                .filter(|s| s.1 >= best - cfg.margin)
-                .map(|s| s.0)
-                .collect();
-            let m = playable[rng.below_by_modulo(playable.len())];
-            pos.make_move(m);
-            moves.push(m);
-        }
-        if moves.len() < cfg.plies || !seen.insert(pos.key()) {
-            continue;
-        }
-        let score = scorer.score(&pos, cfg.depth, &[]);
-        if score.abs() <= cfg.max_score {
-            let g = Generated { moves, score };
-            progress(&g);
-            out.push(g);
+            attempts += 1;
+            if !is_fresh {
+                continue;
+            }
+            let score = scores.next().unwrap_or(i32::MAX);
+            if score.abs() <= cfg.max_score {
+                let g = Generated { moves, score };
+                progress(&g);
+                out.push(g);
+            }
         }
     }
     Ok(out)
@@ -171,7 +267,8 @@ pub fn run(cfg: GenConfig) -> Result<(), Failure> {
     }
     let mut kept = 0;
     let mut failed = None;
-    let got = generate(&cfg, &mut |g| {
+    let threads = cfg.threads.unwrap_or_else(num_cpus::get);
+    let got = generate(&cfg, threads, &mut |g| {
         let text: Vec<String> = g.moves.iter().map(|m| m.to_string()).collect();
         kept += 1;
         let opening = Opening {
@@ -212,10 +309,11 @@ mod tests {
             depth: 3,
             max_score: 60,
             seed: 7,
+            threads: None,
             format: Format::Iccs,
             from: None,
         };
-        let got = generate(&cfg, &mut |_| {}).unwrap();
+        let got = generate(&cfg, 1, &mut |_| {}).unwrap();
         assert_eq!(got.len(), 3);
         let mut keys = HashSet::new();
         for g in &got {
@@ -229,6 +327,25 @@ mod tests {
             assert!(keys.insert(pos.key()));
         }
         // The same seed gives the same openings.
-        assert_eq!(generate(&cfg, &mut |_| {}).unwrap(), got);
+        assert_eq!(generate(&cfg, 1, &mut |_| {}).unwrap(), got);
+    }
+
+    #[test]
+    fn the_file_does_not_depend_on_the_thread_count() {
+        let cfg = GenConfig {
+            count: 24,
+            plies: 4,
+            pick_depth: 2,
+            margin: 40,
+            depth: 4,
+            max_score: 60,
+            seed: 11,
+            threads: None,
+            format: Format::Iccs,
+            from: None,
+        };
+        let one = generate(&cfg, 1, &mut |_| {}).unwrap();
+        assert_eq!(one.len(), 24);
+        assert_eq!(generate(&cfg, 3, &mut |_| {}).unwrap(), one);
     }
 }
