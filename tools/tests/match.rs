@@ -420,7 +420,7 @@ fn sprt_stops_early() {
         fake("B", "ucci", "--seed 12")
     );
     let (ok, out, err) = run_match(&format!(
-        "{engines} --games 200 --depth 1 --maxplies 200 --sprt elo0=0 elo1=200 min-games=20"
+        "{engines} --games 200 --depth 1 --maxplies 200 --replay-openings --sprt elo0=0 elo1=200 min-games=20"
     ));
     assert!(ok, "{out}\n{err}");
     assert!(
@@ -496,4 +496,108 @@ fn draw_adjudication_by_scores() {
         out.contains("(adjudication: draw by scores, 10 plies)"),
         "{out}"
     );
+}
+
+/// The moves of each game of a PGN file, in file order (without the comments, which carry
+/// the time each move took).
+fn movetexts(pgn: &str) -> Vec<String> {
+    pgn.split("[Event ")
+        .skip(1)
+        .map(|record| {
+            let body = record.split_once("\n\n").map(|(_, b)| b).unwrap_or("");
+            let body = body.split("\n[").next().unwrap_or("");
+            let mut moves = String::new();
+            let mut depth = 0;
+            for c in body.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ if depth == 0 => moves.push(c),
+                    _ => {}
+                }
+            }
+            moves.split_whitespace().collect::<Vec<_>>().join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn a_test_continues_in_a_new_results_file_from_its_counts() {
+    let dir = Scratch::new("continue");
+    let engines = format!(
+        "{} {}",
+        fake("A", "ucci", "--seed 5"),
+        fake("B", "ucci", "--seed 6")
+    );
+    let sprt = "--sprt elo0=0 elo1=200 min-games=1000";
+    // The whole test in one run: five pairs.
+    let (full, full_pgn) = (dir.path("full.tsv"), dir.path("full.pgn"));
+    let (ok, out, err) = run_match(&format!(
+        "{engines} --games 10 --depth 1 --maxplies 40 --resume {full} --pgnout {full_pgn} {sprt}"
+    ));
+    assert!(ok, "{out}\n{err}");
+    let whole = out
+        .lines()
+        .find_map(|l| l.strip_prefix("continue with: "))
+        .expect("a continue line")
+        .to_string();
+    assert!(whole.starts_with("--first-pair 5 --prior "), "{whole}");
+    // The same test in two runs whose first results file is gone: three pairs, then the
+    // words the first run printed.
+    let (ok, out, err) = run_match(&format!(
+        "{engines} --games 6 --depth 1 --maxplies 40 --resume {} {sprt}",
+        dir.path("one.tsv")
+    ));
+    assert!(ok, "{out}\n{err}");
+    let words = out
+        .lines()
+        .find_map(|l| l.strip_prefix("continue with: "))
+        .expect("a continue line")
+        .to_string();
+    assert!(words.starts_with("--first-pair 3 --prior "), "{words}");
+    let prior = words.rsplit(' ').next().unwrap_or("").to_string();
+    let two_pgn = dir.path("two.pgn");
+    let (ok, out, err) = run_match(&format!(
+        "{engines} --games 4 --depth 1 --maxplies 40 --resume {} --pgnout {two_pgn} {sprt} {words}",
+        dir.path("two.tsv")
+    ));
+    assert!(ok, "{out}\n{err}");
+    let pairs: Vec<u64> = prior.split(',').map(|n| n.parse().unwrap()).collect();
+    assert_eq!(pairs.iter().sum::<u64>(), 3, "{prior}");
+    assert!(
+        out.contains(&format!(
+            "earlier runs: 3 pairs {pairs:?}, pooled into the pentanomial, the Elo and the SPRT\n"
+        )),
+        "{out}"
+    );
+    // The second run played the book's pairs 3 and 4, the games of the whole run.
+    let full_games = movetexts(&std::fs::read_to_string(&full_pgn).unwrap());
+    let two_games = movetexts(&std::fs::read_to_string(&two_pgn).unwrap());
+    assert_eq!(full_games.len(), 10);
+    assert_eq!(two_games, full_games[6..].to_vec());
+    // Pooled, the two runs are the whole test: the same pairs, Elo and LLR.
+    assert!(out.contains(&format!("continue with: {whole}\n")), "{out}");
+    let last = |text: &str| {
+        let line = text.lines().last().unwrap_or("").to_string();
+        let fields: Vec<&str> = line.split(' ').collect();
+        // elo, err and llr; w, l, d and games are this run's own.
+        fields[1..4].join(" ")
+    };
+    let (_, full_out, _) = run_match(&format!(
+        "{engines} --games 10 --depth 1 --maxplies 40 --resume {full} {sprt}"
+    ));
+    assert_eq!(last(&out), last(&full_out), "{out}\n{full_out}");
+    // Earlier pairs are counts of a test of two engines, not of a round robin or a shard.
+    let (ok, _, err) = run_match(&format!(
+        "{engines} {} --games 2 --depth 1 --prior 1,0,0,0,0",
+        fake("C", "ucci", "")
+    ));
+    assert!(!ok);
+    assert!(
+        err.contains("--prior and --first-pair continue a test of two engines, not in shards"),
+        "{err}"
+    );
+    let (ok, _, err) = run_match(&format!("{engines} --games 2 --depth 1 --prior 1-0-0"));
+    assert!(!ok);
+    assert!(err.contains("--prior '1-0-0': give a pentanomial"), "{err}");
 }

@@ -24,7 +24,7 @@
 #                  rounded up: at least 3000 games in all)
 #   SPRT_TC        the SPRT's clock (3+0.03); SPRT_NODES: nodes per move instead of a clock
 #   SPRT           the SPRT's hypotheses ("elo0=0 elo1=10", normalised Elo); HASH: MiB per engine (16)
-#   OPENINGS       the SPRT's openings (the repository's tools/data/balanced-openings.txt)
+#   OPENINGS       the SPRT's openings (the repository's tools/data/balanced-openings-8ply.txt)
 #   PAO_TOOLS      pao-tools (default: on the PATH); PAO: the engine (the pao beside PAO_TOOLS)
 #   DATAGEN_ARGS, TRAIN_ARGS, MATCH_ARGS: more arguments for datagen, train and match
 #   DATAGEN_SBATCH, MERGE_SBATCH, TRAIN_SBATCH, MATCH_SBATCH, DECIDE_SBATCH: extra sbatch
@@ -101,7 +101,7 @@ SEED="${SEED:-$default_seed}"
 [[ "$SEED" =~ ^[0-9]+$ ]] || fail "SEED must be a whole number (it is '$SEED')"
 window=()
 for file in ${WINDOW:-}; do window+=("$(absolute "$file" WINDOW)"); done
-OPENINGS="${OPENINGS:-$here/../../data/balanced-openings.txt}"
+OPENINGS="${OPENINGS:-$here/../../data/balanced-openings-8ply.txt}"
 OPENINGS="$(absolute "$OPENINGS" OPENINGS)"
 
 # shellcheck source=common.sh

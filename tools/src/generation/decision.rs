@@ -87,8 +87,13 @@ pub fn sprt(result: &Outcome, limit: &str) -> (String, Option<String>) {
 }
 
 /// The decision when the SPRT is still undecided at the cap of games the user gave.
-pub fn undecided_at_cap(line: &str, cap: u64) -> String {
-    format!("not taken: the SPRT was undecided at cap {cap}, rejected as asked ({line})")
+pub fn undecided_at_cap(line: &str, cap: u64, asked: bool) -> String {
+    let why = if asked {
+        "rejected as asked"
+    } else {
+        "every opening of the book played twice"
+    };
+    format!("not taken: the SPRT was undecided at cap {cap}, {why} ({line})")
 }
 
 /// What the accepted net's provenance and the row say about the generation.
@@ -229,9 +234,18 @@ mod tests {
     #[test]
     fn an_undecided_sprt_is_rejected_at_the_cap_given() {
         assert_eq!(
-            undecided_at_cap("+1.0 ± 9.0 (1-1-2) running, 300 nodes per move", 4),
+            undecided_at_cap("+1.0 ± 9.0 (1-1-2) running, 300 nodes per move", 4, true),
             "not taken: the SPRT was undecided at cap 4, rejected as asked (+1.0 ± 9.0 (1-1-2) \
              running, 300 nodes per move)"
+        );
+        assert_eq!(
+            undecided_at_cap(
+                "+1.0 ± 9.0 (1-1-2) running, 300 nodes per move",
+                20_000,
+                false
+            ),
+            "not taken: the SPRT was undecided at cap 20000, every opening of the book played \
+             twice (+1.0 ± 9.0 (1-1-2) running, 300 nodes per move)"
         );
     }
 

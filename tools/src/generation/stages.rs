@@ -19,8 +19,10 @@ mod sprt;
 /// The current net's bytes in the generation's directory.
 const CURRENT: &str = "current.nnue";
 
-/// The committed balanced openings, written into the generation's directory for its matches.
-const OPENINGS: &str = include_str!("../../data/balanced-openings.txt");
+/// The committed book of many balanced openings, written into the generation's directory for
+/// its matches: at fixed nodes a game played twice from one opening and colours is the same
+/// game, so a long SPRT needs an opening for every pair it plays.
+const OPENINGS: &str = include_str!("../../data/balanced-openings-8ply.txt");
 
 /// How far a stage got in this run.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -111,6 +111,8 @@ pub fn play(pairing: &Pairing, players: &Players, table: &Table) -> Result<Score
         sprt: None,
         event: format!("pao-tools levels {}", pairing.stem(&players.anchor_name)),
         shard: None,
+        prior: Default::default(),
+        first_pair: 0,
     };
     let (done, _) = score(pairing, players, table)?;
     if done < table.games {

@@ -3,7 +3,7 @@
 
 use super::client::spec::EngineSpec;
 use super::game::GameConfig;
-use super::stats::Sprt;
+use super::stats::{Pentanomial, Sprt};
 use crate::common::openings::Opening;
 use crate::common::shard::Shard;
 
@@ -32,4 +32,8 @@ pub struct MatchConfig {
     pub event: String,
     /// Play only this shard's game pairs (the results file is the shard's).
     pub shard: Option<Shard>,
+    /// Earlier runs of the same test: their game pairs, pooled into the Elo and the SPRT.
+    pub prior: Pentanomial,
+    /// The opening pair this run starts at (`openings` is already rotated to start there).
+    pub first_pair: usize,
 }

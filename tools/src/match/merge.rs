@@ -73,12 +73,21 @@ pub fn merge(args: &MergeArgs, sprt: Option<&Sprt>) -> Result<String, String> {
         write_results(out, &first.settings, &results)?;
     }
     let summary: Summary = report::summarize(names.len(), &jobs, &results);
+    let more = report::continuation(
+        names.len(),
+        0,
+        &Default::default(),
+        &jobs,
+        &results,
+        &summary,
+    );
     Ok(report::final_report(
         &names,
         &summary,
         &results,
         sprt,
         jobs.len(),
+        &more,
     ))
 }
 

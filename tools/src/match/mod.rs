@@ -90,6 +90,10 @@ pub struct MatchArgs {
     /// position; '#' comments. Default: 18 built-in balanced openings
     #[arg(long, value_name = "FILE")]
     openings: Option<String>,
+    /// At fixed nodes or depth, play more games than twice the openings (refused by default:
+    /// a one-thread engine plays the same game again from the same opening and colours)
+    #[arg(long = "replay-openings")]
+    replay_openings: bool,
     /// Clock as [MOVES/]SECONDS[+INC], e.g. 40/60+0.5 or 10+0.1 (default 10+0.1)
     #[arg(long, value_name = "TC", value_parser = parse_tc, group = "limit")]
     tc: Option<Limit>,
@@ -142,6 +146,14 @@ pub struct MatchArgs {
     /// `match merge` then reports the whole match
     #[arg(long, value_name = "I/N")]
     shard: Option<Shard>,
+    /// Start at opening pair K of the book: the pairs before it were played by earlier runs of
+    /// the same test (the report's `continue with:` line gives K)
+    #[arg(long = "first-pair", value_name = "K", default_value_t = 0)]
+    first_pair: usize,
+    /// Game pairs of earlier runs of the same test, N0,N1,N2,N3,N4 (the report's pentanomial),
+    /// pooled into the Elo and the SPRT; repeat for several runs
+    #[arg(long, value_name = "N0,N1,N2,N3,N4")]
+    prior: Vec<String>,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -237,11 +249,39 @@ pub fn config(args: MatchArgs) -> Result<MatchConfig, String> {
             );
         }
     }
+    let mut openings = openings::load(args.openings.as_deref())?;
+    if !args.replay_openings {
+        let limits: Vec<&Limit> = engines
+            .iter()
+            .map(|e| e.limit.as_ref().unwrap_or(&limit))
+            .collect();
+        let games = args.games + 2 * args.first_pair;
+        if let Some(e) = schedule::replays(&limits, games, openings.len()) {
+            return Err(e);
+        }
+    }
+    let mut prior = stats::Pentanomial::default();
+    for word in &args.prior {
+        let p = pool::parse_pentanomial(word).map_err(|e| format!("--prior {e}"))?;
+        for (sum, n) in prior.counts.iter_mut().zip(p.counts) {
+            *sum += n;
+        }
+    }
+    if (prior.pairs() > 0 || args.first_pair > 0) && (engines.len() != 2 || args.shard.is_some()) {
+        return Err(
+            "--prior and --first-pair continue a test of two engines, not in shards".to_string(),
+        );
+    }
+    // Pair k of this run plays the book's pair first_pair + k.
+    if !openings.is_empty() {
+        let k = args.first_pair % openings.len();
+        openings.rotate_left(k);
+    }
     Ok(MatchConfig {
         engines,
         gauntlet: args.gauntlet,
         games: args.games,
-        openings: openings::load(args.openings.as_deref())?,
+        openings,
         game: GameConfig {
             limit,
             margin_ms: args.timemargin,
@@ -257,6 +297,8 @@ pub fn config(args: MatchArgs) -> Result<MatchConfig, String> {
         sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
         event: args.event,
         shard: args.shard,
+        prior,
+        first_pair: args.first_pair,
     })
 }
 

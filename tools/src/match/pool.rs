@@ -62,6 +62,17 @@ fn parse_counts(word: &str) -> Result<Counts, String> {
     }
 }
 
+/// Reads a pentanomial `N0,N1,N2,N3,N4` (brackets and spaces allowed).
+pub fn parse_pentanomial(word: &str) -> Result<Pentanomial, String> {
+    match parse_counts(word) {
+        Ok(Counts::Pairs(p)) => Ok(p),
+        _ => Err(format!(
+            "'{word}': give a pentanomial N0,N1,N2,N3,N4 (game pairs scoring 0, 1/2, 1, 3/2 and \
+             2 points, e.g. 51,246,545,268,53)"
+        )),
+    }
+}
+
 /// The counts summed by kind, each read for the first engine or (`other_side`) the other.
 fn sum(words: &[String], other_side: bool) -> Result<(Trinomial, Pentanomial), String> {
     let mut games = Trinomial::default();

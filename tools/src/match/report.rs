@@ -206,6 +206,7 @@ pub fn final_report(
     results: &BTreeMap<usize, GameResult>,
     sprt: Option<&Sprt>,
     scheduled: usize,
+    more: &str,
 ) -> String {
     let mut text = table(names, summary);
     text.push('\n');
@@ -222,7 +223,51 @@ pub fn final_report(
             scheduled
         ));
     }
+    text.push_str(more);
     text.push_str(&result_line("result", sprt, summary));
+    text
+}
+
+/// For a test of two engines: the earlier runs pooled in (`prior`), and the words that
+/// continue the test in a new results file (its next opening pair and every pair so far), for
+/// when this one does not outlive the run. `first_pair` is the book's pair this run started at.
+pub fn continuation(
+    engines: usize,
+    first_pair: usize,
+    prior: &Pentanomial,
+    jobs: &[Job],
+    results: &BTreeMap<usize, GameResult>,
+    summary: &Summary,
+) -> String {
+    if engines != 2 {
+        return String::new();
+    }
+    let mut text = String::new();
+    let earlier = prior.pairs();
+    if earlier > 0 {
+        text.push_str(&format!(
+            "earlier runs: {earlier} pairs {:?}, pooled into the pentanomial, the Elo and the SPRT\n",
+            prior.counts
+        ));
+    }
+    let played = results
+        .keys()
+        .filter_map(|&i| jobs.get(i))
+        .map(|j| j.pair + 1)
+        .max()
+        .unwrap_or(0);
+    if played > 0 || earlier > 0 {
+        let c = summary.pairs.counts;
+        text.push_str(&format!(
+            "continue with: --first-pair {} --prior {},{},{},{},{}\n",
+            first_pair + played,
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4]
+        ));
+    }
     text
 }
 

@@ -65,6 +65,14 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     for spec in &cfg.engines {
         protos.push(detect(spec, hs)?);
     }
+    // This run's games, and the pairs of earlier runs of the same test (`--prior`).
+    let tally = |results: &BTreeMap<usize, GameResult>| {
+        let mut s = report::summarize(names.len(), &jobs, results);
+        for (sum, n) in s.pairs.counts.iter_mut().zip(cfg.prior.counts) {
+            *sum += n;
+        }
+        s
+    };
     let progress = Progress::new(scheduled as u64, results.len() as u64);
     if !results.is_empty() {
         progress.println(&format!(
@@ -73,7 +81,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
             scheduled
         ));
     }
-    let mut summary = report::summarize(names.len(), &jobs, &results);
+    let mut summary = tally(&results);
     let decided = |s: &report::Summary| {
         cfg.sprt
             .as_ref()
@@ -161,7 +169,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
                 rec.moves.len()
             ));
             results.insert(job.index, result);
-            summary = report::summarize(names.len(), &jobs, &results);
+            summary = tally(&results);
             progress.update(results.len() as u64, &summary.first);
             progress.println(report::result_line("status", cfg.sprt.as_ref(), &summary).trim_end());
             if decided(&summary) {
@@ -173,10 +181,28 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     if let Some(e) = failure {
         return Err(e);
     }
+    let more = match cfg.shard {
+        Some(_) => String::new(),
+        None => report::continuation(
+            names.len(),
+            cfg.first_pair,
+            &cfg.prior,
+            &jobs,
+            &results,
+            &summary,
+        ),
+    };
     Ok(format!(
         "{}{}",
         limits_line(cfg),
-        report::final_report(&names, &summary, &results, cfg.sprt.as_ref(), scheduled)
+        report::final_report(
+            &names,
+            &summary,
+            &results,
+            cfg.sprt.as_ref(),
+            scheduled,
+            &more
+        )
     ))
 }
 

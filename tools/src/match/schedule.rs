@@ -1,5 +1,7 @@
 //! The order of games in a match: pairings, colours and openings.
 
+use super::clock::Limit;
+
 /// One game to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Job {
@@ -51,9 +53,52 @@ pub fn schedule(engines: usize, gauntlet: bool, games: usize, openings: usize) -
     jobs
 }
 
+/// The book of many openings, for matches at fixed nodes or depth (its header has the command).
+pub const LARGE_BOOK: &str = "tools/data/balanced-openings-8ply.txt";
+
+/// Why a match of `games` games per pairing over `openings` openings would replay games, if
+/// it would: at fixed nodes or depth (every engine's limit, `limits`) a one-thread engine
+/// plays the same game again from the same opening and colours, so the games after each
+/// opening's pair repeat earlier ones and only look like more evidence.
+pub fn replays(limits: &[&Limit], games: usize, openings: usize) -> Option<String> {
+    let fixed = limits
+        .iter()
+        .all(|l| matches!(l, Limit::Nodes(_) | Limit::Depth(_)));
+    let most = 2 * openings;
+    if !fixed || games <= most {
+        return None;
+    }
+    Some(format!(
+        "--games {games} at fixed nodes or depth would replay games: each of the {openings} \
+         openings is played twice (colours swapped) and then the same games again; give a \
+         book of at least {} openings (--openings, such as {LARGE_BOOK}), at most \
+         {most} games, or --replay-openings when the engines' searches vary (several threads)",
+        games.div_ceil(2)
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_limits_refuse_games_that_replay_the_book() {
+        let nodes = Limit::Nodes(30_000);
+        let depth = Limit::Depth(8);
+        let clock = Limit::MoveTime(100);
+        assert_eq!(replays(&[&nodes, &nodes], 600, 300), None);
+        let e = replays(&[&nodes, &depth], 602, 300).expect("refused");
+        assert!(
+            e.starts_with(
+                "--games 602 at fixed nodes or depth would replay games: each of the 300 openings"
+            ),
+            "{e}"
+        );
+        assert!(e.contains("a book of at least 301 openings"), "{e}");
+        assert!(e.contains("at most 600 games"), "{e}");
+        // A clock on either side varies the games.
+        assert_eq!(replays(&[&nodes, &clock], 20_000, 300), None);
+    }
 
     #[test]
     fn round_robin_and_gauntlet() {

@@ -48,13 +48,14 @@ impl Generation {
                 progress(&before)
             ));
         }
+        let mut args = self.match_args("sprt.tsv")?;
+        let cap = self.sprt_cap()?;
         let mut games = before.games + self.args.sprt_games;
-        if let Some(cap) = self.args.sprt_cap {
+        if let Some(cap) = cap {
             games = games.min(cap);
         }
         // Never fewer than the file holds: a match refuses games beyond its number.
         let games = games.max(before.next as u64);
-        let mut args = self.match_args("sprt.tsv")?;
         args.extend([
             "--games".into(),
             games.to_string(),
@@ -88,26 +89,45 @@ impl Generation {
         let (line, decision) = decision::sprt(&result, &limit);
         self.say(&format!("sprt: {line}"));
         self.state.set("sprt", &line)?;
-        let decision = match (result.sprt.as_str(), self.args.sprt_cap) {
-            ("accepted", _) => None,
-            ("rejected", _) => decision,
-            (_, Some(cap)) if self.sprt_state()?.games >= cap => {
-                Some(decision::undecided_at_cap(&line, cap))
-            }
-            _ => {
-                let line = self.sprt_waits()?;
-                self.say(&format!(
-                    "{line}: run the same command to continue it, or give --sprt-cap N to \
+        let decision =
+            match (result.sprt.as_str(), cap) {
+                ("accepted", _) => None,
+                ("rejected", _) => decision,
+                (_, Some(cap)) if self.sprt_state()?.games >= cap => Some(
+                    decision::undecided_at_cap(&line, cap, self.args.sprt_cap == Some(cap)),
+                ),
+                _ => {
+                    let line = self.sprt_waits()?;
+                    self.say(&format!(
+                        "{line}: run the same command to continue it, or give --sprt-cap N to \
                      reject the candidate when it is still undecided after N games"
-                ));
-                return Ok(Step::Waits);
-            }
-        };
+                    ));
+                    return Ok(Step::Waits);
+                }
+            };
         self.state.remove(SPRT_UNDECIDED)?;
         if let Some(decision) = decision {
             self.state.set("decision", decision)?;
         }
         Ok(Step::Done)
+    }
+}
+
+impl Generation {
+    /// The most games of the SPRT: the user's `--sprt-cap`, and at fixed nodes twice the
+    /// openings of the book (after them the same games would be played again).
+    fn sprt_cap(&self) -> Result<Option<u64>, String> {
+        let book = match self.args.sprt_nodes {
+            Some(_) => {
+                let path = self.path("openings.txt").display().to_string();
+                Some(2 * crate::common::openings::load(Some(&path))?.len() as u64)
+            }
+            None => None,
+        };
+        Ok(match (self.args.sprt_cap, book) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        })
     }
 }
 

@@ -1,0 +1,244 @@
+//! The committed book of many balanced openings, `tools/data/balanced-openings-8ply.txt`: the
+//! book of the tests at fixed nodes, where a game played again from the same opening and
+//! colours is the same game. Every line is legal and reaches a position no other line
+//! reaches, the header is the command that wrote the file, and that command writes the same
+//! first openings today. A match at fixed nodes that would play past the book is refused.
+
+mod support;
+
+use pao::board::{Position, RankBase};
+use std::collections::HashSet;
+use support::tools;
+
+const BOOK: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/data/balanced-openings-8ply.txt"
+);
+
+fn book() -> (String, Vec<String>) {
+    let text = std::fs::read_to_string(BOOK).unwrap_or_else(|e| panic!("{BOOK}: {e}"));
+    let header = text.lines().next().unwrap_or("").to_string();
+    let lines = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    (header, lines)
+}
+
+#[test]
+fn every_opening_is_legal_eight_plies_and_distinct() {
+    let (header, lines) = book();
+    let count: usize = header
+        .strip_prefix("# ")
+        .and_then(|h| h.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("header: {header}"));
+    assert_eq!(lines.len(), count, "{header}");
+    assert!(count >= 5_000, "{count} openings: too few for a long SPRT");
+    let mut seen = HashSet::new();
+    for line in &lines {
+        let mut pos = Position::startpos();
+        let mut plies = 0;
+        for text in line.split_whitespace() {
+            let m = pos
+                .parse_legal_move(text, RankBase::Zero)
+                .unwrap_or_else(|e| panic!("{e} in '{line}'"));
+            pos.make_move(m);
+            plies += 1;
+        }
+        assert_eq!(plies, 8, "{line}");
+        assert!(
+            seen.insert(pos.key()),
+            "'{line}' reaches a position met before"
+        );
+    }
+}
+
+/// The first `n` openings the command in a header line writes (its `--count` set to `n`).
+fn first_of(header_line: &str, n: usize) -> Vec<String> {
+    let words: Vec<&str> = header_line
+        .split_once("pao-tools ")
+        .map(|(_, rest)| {
+            rest.split_whitespace()
+                .take_while(|w| *w != "whose")
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(words.first(), Some(&"openings"), "{header_line}");
+    let mut args: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+    let at = args.iter().position(|a| a == "--count").expect("--count") + 1;
+    args[at] = n.to_string();
+    let (code, out, err) = tools(&args);
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_header_commands_write_the_book() {
+    let (header, lines) = book();
+    // The file's first openings are the whole output of the first command with a smaller
+    // --count: the walks are drawn in order from one seed.
+    assert_eq!(first_of(&header, 3), lines[..3].to_vec());
+    // The second command's openings follow them, less those whose positions came before.
+    let text = std::fs::read_to_string(BOOK).expect("book");
+    let second = text.lines().nth(1).expect("a second header line");
+    assert!(
+        second.starts_with("# then the openings of pao-tools openings "),
+        "{second}"
+    );
+    let first_count: usize = header
+        .split("--count ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("the first command's count");
+    for opening in first_of(second, 3) {
+        let at = lines.iter().position(|l| *l == opening);
+        assert!(at.is_some_and(|at| at >= first_count), "{opening}: {at:?}");
+    }
+}
+
+#[test]
+fn a_fixed_node_match_past_the_book_is_refused() {
+    let small = concat!(env!("CARGO_MANIFEST_DIR"), "/data/balanced-openings.txt");
+    let (code, _, err) = tools(&[
+        "match",
+        "--engine",
+        "cmd=/bin/true",
+        "--engine",
+        "cmd=/bin/true",
+        "--games",
+        "602",
+        "--nodes",
+        "1000",
+        "--openings",
+        small,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(
+            "--games 602 at fixed nodes or depth would replay games: each of the 300 openings is \
+             played twice (colours swapped) and then the same games again; give a book of at \
+             least 301 openings (--openings, such as tools/data/balanced-openings-8ply.txt), at \
+             most 600 games, or --replay-openings when the engines' searches vary (several \
+             threads)"
+        ),
+        "{err}"
+    );
+    // The same games at a clock are not refused at the start (the engine then fails to
+    // start: /bin/true speaks no protocol), nor past the book with --replay-openings.
+    for extra in [
+        &["--tc", "1+0.01"][..],
+        &["--nodes", "1000", "--replay-openings"][..],
+    ] {
+        let mut args = vec![
+            "match",
+            "--engine",
+            "cmd=/bin/true",
+            "--engine",
+            "cmd=/bin/true",
+            "--games",
+            "602",
+            "--openings",
+            small,
+            "--maxplies",
+            "2",
+        ];
+        args.extend_from_slice(extra);
+        let (_, _, err) = tools(&args);
+        assert!(!err.contains("would replay games"), "{err}");
+    }
+}
+
+/// The moves of each game of a PGN file, by round.
+fn games_by_round(pgn: &str) -> Vec<(usize, Vec<String>)> {
+    let mut out = Vec::new();
+    for record in pgn.split("[Event ").skip(1) {
+        let round = record
+            .split("[Round \"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .and_then(|r| r.parse().ok())
+            .expect("a round tag");
+        // The movetext follows the tags' blank line, up to the next game's first tag.
+        let body = record.split_once("\n\n").map(|(_, b)| b).unwrap_or("");
+        let body = body.split("\n[").next().unwrap_or("");
+        // Moves are the words like `H2-E2` outside comments.
+        let mut moves = Vec::new();
+        let mut in_comment = false;
+        for word in body.split_whitespace() {
+            if word.starts_with('{') {
+                in_comment = true;
+            }
+            let b = word.as_bytes();
+            let is_move = b.len() == 5 && b[2] == b'-' && b[0].is_ascii_uppercase();
+            if !in_comment && is_move {
+                moves.push(word.to_string());
+            }
+            if word.ends_with('}') {
+                in_comment = false;
+            }
+        }
+        out.push((round, moves));
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn at_fixed_nodes_one_thread_plays_the_same_game_again() {
+    let Some(pao) = support::engine() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("pao-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let (_, lines) = book();
+    let one = dir.join("one.txt");
+    std::fs::write(&one, format!("{}\n", lines[0])).expect("one opening");
+    let pgn = dir.join("games.pgn");
+    let cmd = format!("cmd={}", pao.display());
+    let (code, out, err) = tools(&[
+        "match",
+        "--engine",
+        "name=a",
+        &cmd,
+        "option.SearchSwitches=-lmp",
+        "--engine",
+        "name=b",
+        &cmd,
+        "--each",
+        "option.Threads=1",
+        "option.Hash=16",
+        "option.PinThreads=false",
+        "option.OwnBook=false",
+        "--openings",
+        one.to_str().expect("utf-8"),
+        "--games",
+        "4",
+        "--nodes",
+        "400",
+        "--maxplies",
+        "60",
+        "--concurrency",
+        "2",
+        "--replay-openings",
+        "--pgnout",
+        pgn.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let games = games_by_round(&std::fs::read_to_string(&pgn).expect("pgn"));
+    let rounds: Vec<usize> = games.iter().map(|g| g.0).collect();
+    assert_eq!(rounds, vec![1, 2, 3, 4]);
+    assert!(games[0].1.len() >= 10, "{:?}", games[0].1);
+    // Games 3 and 4 play the opening again with the same colours: the same moves.
+    assert_eq!(games[2].1, games[0].1);
+    assert_eq!(games[3].1, games[1].1);
+    // Without the switch on one side the two engines differ, so do their games.
+    assert_ne!(games[0].1, games[1].1);
+    std::fs::remove_dir_all(&dir).ok();
+}
