@@ -8,7 +8,7 @@ mod support;
 
 use pao::board::{Position, RankBase};
 use std::collections::HashSet;
-use support::tools;
+use support::{pgn_games, tools, Scratch};
 
 const BOOK: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -154,53 +154,15 @@ fn a_fixed_node_match_past_the_book_is_refused() {
     }
 }
 
-/// The moves of each game of a PGN file, by round.
-fn games_by_round(pgn: &str) -> Vec<(usize, Vec<String>)> {
-    let mut out = Vec::new();
-    for record in pgn.split("[Event ").skip(1) {
-        let round = record
-            .split("[Round \"")
-            .nth(1)
-            .and_then(|r| r.split('"').next())
-            .and_then(|r| r.parse().ok())
-            .expect("a round tag");
-        // The movetext follows the tags' blank line, up to the next game's first tag.
-        let body = record.split_once("\n\n").map(|(_, b)| b).unwrap_or("");
-        let body = body.split("\n[").next().unwrap_or("");
-        // Moves are the words like `H2-E2` outside comments.
-        let mut moves = Vec::new();
-        let mut in_comment = false;
-        for word in body.split_whitespace() {
-            if word.starts_with('{') {
-                in_comment = true;
-            }
-            let b = word.as_bytes();
-            let is_move = b.len() == 5 && b[2] == b'-' && b[0].is_ascii_uppercase();
-            if !in_comment && is_move {
-                moves.push(word.to_string());
-            }
-            if word.ends_with('}') {
-                in_comment = false;
-            }
-        }
-        out.push((round, moves));
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn at_fixed_nodes_one_thread_plays_the_same_game_again() {
     let Some(pao) = support::engine() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("pao-replay-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let dir = Scratch::new("replay");
     let (_, lines) = book();
-    let one = dir.join("one.txt");
-    std::fs::write(&one, format!("{}\n", lines[0])).expect("one opening");
-    let pgn = dir.join("games.pgn");
+    let one = dir.file("one.txt", &format!("{}\n", lines[0]));
+    let pgn = dir.path("games.pgn");
     let cmd = format!("cmd={}", pao.display());
     let (code, out, err) = tools(&[
         "match",
@@ -217,7 +179,7 @@ fn at_fixed_nodes_one_thread_plays_the_same_game_again() {
         "option.PinThreads=false",
         "option.OwnBook=false",
         "--openings",
-        one.to_str().expect("utf-8"),
+        &one,
         "--games",
         "4",
         "--nodes",
@@ -228,10 +190,10 @@ fn at_fixed_nodes_one_thread_plays_the_same_game_again() {
         "2",
         "--replay-openings",
         "--pgnout",
-        pgn.to_str().expect("utf-8"),
+        &pgn,
     ]);
     assert_eq!(code, 0, "{out}\n{err}");
-    let games = games_by_round(&std::fs::read_to_string(&pgn).expect("pgn"));
+    let games = pgn_games(&std::fs::read_to_string(&pgn).expect("pgn"));
     let rounds: Vec<usize> = games.iter().map(|g| g.0).collect();
     assert_eq!(rounds, vec![1, 2, 3, 4]);
     assert!(games[0].1.len() >= 10, "{:?}", games[0].1);
@@ -240,5 +202,4 @@ fn at_fixed_nodes_one_thread_plays_the_same_game_again() {
     assert_eq!(games[3].1, games[1].1);
     // Without the switch on one side the two engines differ, so do their games.
     assert_ne!(games[0].1, games[1].1);
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -150,28 +150,16 @@ fn check_pgn(pgn: &str) -> usize {
             .filter(|l| !l.starts_with('['))
             .collect::<Vec<_>>()
             .join(" ");
-        // Drop comments, keep move tokens like H2-E2.
-        let mut text = String::new();
-        let mut depth = 0;
-        for c in body.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                _ if depth == 0 => text.push(c),
-                _ => {}
-            }
-        }
         // After each move: its mover and whether it gave check.
         let mut checks: Vec<(pao::board::Color, bool)> = Vec::new();
-        for tok in text.split_whitespace() {
-            if tok.len() == 5 && tok.as_bytes()[2] == b'-' {
-                let m = pos
-                    .parse_legal_move(&tok.replace('-', "").to_lowercase(), RankBase::Zero)
-                    .unwrap_or_else(|e| panic!("{e} in game {games}"));
-                let mover = pos.side_to_move();
-                pos.make_move(m);
-                checks.push((mover, pos.in_check()));
-            }
+        let moves = support::pgn_moves(&body);
+        for tok in &moves {
+            let m = pos
+                .parse_legal_move(&tok.replace('-', "").to_lowercase(), RankBase::Zero)
+                .unwrap_or_else(|e| panic!("{e} in game {games}"));
+            let mover = pos.side_to_move();
+            pos.make_move(m);
+            checks.push((mover, pos.in_check()));
         }
         let termination = game
             .lines()
@@ -213,7 +201,7 @@ fn check_pgn(pgn: &str) -> usize {
                 if let (Some(winner), "perpetual check") = (winner, termination.as_str()) {
                     // Counted here: the loser checked with every move of the game's last
                     // cycle, the plies since the final position stood on the board before.
-                    let cycle = cycle_length(&fen, &text, games);
+                    let cycle = cycle_length(&fen, &moves, games);
                     let loser_moves: Vec<bool> = checks[checks.len() - cycle..]
                         .iter()
                         .filter(|(mover, _)| *mover != winner)
@@ -240,19 +228,17 @@ fn check_pgn(pgn: &str) -> usize {
     games
 }
 
-/// Plies since the final position of a game's moves (`text`, from `fen`) last stood on the
+/// Plies since the final position of a game's moves (`moves`, from `fen`) last stood on the
 /// board with the same side to move.
-fn cycle_length(fen: &str, text: &str, game: usize) -> usize {
+fn cycle_length(fen: &str, moves: &[String], game: usize) -> usize {
     let mut pos = Position::from_fen(fen).unwrap();
     let mut keys = vec![pos.key()];
-    for tok in text.split_whitespace() {
-        if tok.len() == 5 && tok.as_bytes()[2] == b'-' {
-            let m = pos
-                .parse_legal_move(&tok.replace('-', "").to_lowercase(), RankBase::Zero)
-                .unwrap();
-            pos.make_move(m);
-            keys.push(pos.key());
-        }
+    for tok in moves {
+        let m = pos
+            .parse_legal_move(&tok.replace('-', "").to_lowercase(), RankBase::Zero)
+            .unwrap();
+        pos.make_move(m);
+        keys.push(pos.key());
     }
     let last = keys.len() - 1;
     let earlier = keys[..last]
@@ -498,29 +484,6 @@ fn draw_adjudication_by_scores() {
     );
 }
 
-/// The moves of each game of a PGN file, in file order (without the comments, which carry
-/// the time each move took).
-fn movetexts(pgn: &str) -> Vec<String> {
-    pgn.split("[Event ")
-        .skip(1)
-        .map(|record| {
-            let body = record.split_once("\n\n").map(|(_, b)| b).unwrap_or("");
-            let body = body.split("\n[").next().unwrap_or("");
-            let mut moves = String::new();
-            let mut depth = 0;
-            for c in body.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => depth -= 1,
-                    _ if depth == 0 => moves.push(c),
-                    _ => {}
-                }
-            }
-            moves.split_whitespace().collect::<Vec<_>>().join(" ")
-        })
-        .collect()
-}
-
 #[test]
 fn a_test_continues_in_a_new_results_file_from_its_counts() {
     let dir = Scratch::new("continue");
@@ -571,9 +534,13 @@ fn a_test_continues_in_a_new_results_file_from_its_counts() {
         "{out}"
     );
     // The second run played the book's pairs 3 and 4, the games of the whole run.
-    let full_games = movetexts(&std::fs::read_to_string(&full_pgn).unwrap());
-    let two_games = movetexts(&std::fs::read_to_string(&two_pgn).unwrap());
+    let moves = |path: &str| -> Vec<Vec<String>> {
+        let games = support::pgn_games(&std::fs::read_to_string(path).unwrap());
+        games.into_iter().map(|(_, moves)| moves).collect()
+    };
+    let (full_games, two_games) = (moves(&full_pgn), moves(&two_pgn));
     assert_eq!(full_games.len(), 10);
+    assert!(full_games.iter().all(|g| g.len() >= 10), "{full_games:?}");
     assert_eq!(two_games, full_games[6..].to_vec());
     // Pooled, the two runs are the whole test: the same pairs, Elo and LLR.
     assert!(out.contains(&format!("continue with: {whole}\n")), "{out}");

@@ -262,10 +262,7 @@ pub fn config(args: MatchArgs) -> Result<MatchConfig, String> {
     }
     let mut prior = stats::Pentanomial::default();
     for word in &args.prior {
-        let p = pool::parse_pentanomial(word).map_err(|e| format!("--prior {e}"))?;
-        for (sum, n) in prior.counts.iter_mut().zip(p.counts) {
-            *sum += n;
-        }
+        prior.add(&pool::parse_pentanomial(word).map_err(|e| format!("--prior {e}"))?);
     }
     if (prior.pairs() > 0 || args.first_pair > 0) && (engines.len() != 2 || args.shard.is_some()) {
         return Err(

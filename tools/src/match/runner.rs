@@ -68,9 +68,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<String, String> {
     // This run's games, and the pairs of earlier runs of the same test (`--prior`).
     let tally = |results: &BTreeMap<usize, GameResult>| {
         let mut s = report::summarize(names.len(), &jobs, results);
-        for (sum, n) in s.pairs.counts.iter_mut().zip(cfg.prior.counts) {
-            *sum += n;
-        }
+        s.pairs.add(&cfg.prior);
         s
     };
     let progress = Progress::new(scheduled as u64, results.len() as u64);

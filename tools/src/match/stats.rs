@@ -148,6 +148,13 @@ impl Pentanomial {
         self.counts[k] += 1;
     }
 
+    /// Adds the pairs of `other` (another run of the same test).
+    pub fn add(&mut self, other: &Pentanomial) {
+        for (sum, n) in self.counts.iter_mut().zip(other.counts) {
+            *sum += n;
+        }
+    }
+
     /// Pairs counted.
     pub fn pairs(&self) -> u64 {
         self.counts.iter().sum()

@@ -118,3 +118,48 @@ impl Drop for Scratch {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// The moves of a PGN movetext (`H2-E2`), without move numbers, comments (which carry the
+/// time a move took) or the result.
+pub fn pgn_moves(movetext: &str) -> Vec<String> {
+    let mut text = String::new();
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace()
+        .filter(|w| {
+            let b = w.as_bytes();
+            b.len() == 5 && b[2] == b'-' && b[0].is_ascii_uppercase()
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// The games of a PGN file as `pao-tools match` writes them, sorted by round: each round and
+/// its moves (`H2-E2`; no move numbers, comments, which carry the time a move took, or result).
+pub fn pgn_games(pgn: &str) -> Vec<(usize, Vec<String>)> {
+    let mut out: Vec<(usize, Vec<String>)> = pgn
+        .split("[Event ")
+        .skip(1)
+        .map(|record| {
+            let round = record
+                .split("[Round \"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .and_then(|r| r.parse().ok())
+                .expect("a round tag");
+            // The movetext follows the tags' blank line, up to the next game's first tag.
+            let body = record.split_once("\n\n").map(|(_, b)| b).unwrap_or("");
+            let body = body.split("\n[").next().unwrap_or("");
+            (round, pgn_moves(body))
+        })
+        .collect();
+    out.sort();
+    out
+}
