@@ -319,6 +319,9 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     }
     if let Some(MatchCommand::Sprt(p)) = &args.command {
         let (sprt, games, pairs) = pool::prepare(p).map_err(Failure::Usage)?;
+        if let Some(warning) = pool::warning(p) {
+            eprintln!("{warning}");
+        }
         print!("{}", pool::report(&sprt, &games, &pairs));
         return Ok(());
     }

@@ -102,6 +102,38 @@ fn sum(words: &[String], other_side: bool) -> Result<(Trinomial, Pentanomial), S
     Ok((games, pairs))
 }
 
+/// A warning when a W-L-D and a pentanomial among `words` count the same games and the same
+/// points: most likely one run's two readings (a report prints both), which the sum would count
+/// twice, since each count is a run of its own.
+fn same_run_twice(words: &[String]) -> Option<String> {
+    let parsed: Vec<(&String, Counts)> = words
+        .iter()
+        .filter_map(|w| parse_counts(w).ok().map(|c| (w, c)))
+        .collect();
+    for (wld, games) in &parsed {
+        let Counts::Games(t) = games else { continue };
+        for (pent, pairs) in &parsed {
+            let Counts::Pairs(p) = pairs else { continue };
+            let half_points: u64 = p.counts.iter().zip(0u64..).map(|(&n, k)| n * k).sum();
+            if t.games() == 2 * p.pairs() && 2 * t.wins + t.draws == half_points {
+                return Some(format!(
+                    "warning: {wld} and {pent} count the same {} games and {} points: if they \
+                     are one run's two readings, give only the pentanomial (each count is a \
+                     run of its own, and they are added)",
+                    t.games(),
+                    half_points as f64 / 2.0
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The warning of `same_run_twice` for the command's counts.
+pub fn warning(args: &PoolArgs) -> Option<String> {
+    same_run_twice(&args.counts)
+}
+
 /// Parses the arguments (usage errors) and returns the SPRT and the summed counts.
 pub fn prepare(args: &PoolArgs) -> Result<(Sprt, Trinomial, Pentanomial), String> {
     let sprt = Sprt::parse(args.sprt.as_deref().unwrap_or(&[]))?;
@@ -166,6 +198,30 @@ mod tests {
 
     fn words(list: &[&str]) -> Vec<String> {
         list.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn one_run_given_as_both_kinds_is_warned_about() {
+        // The A/A run's report: 953-893-1154 and its pairs, the same 3,000 games.
+        let twice = words(&["953-893-1154", "117,326,573,348,136"]);
+        let warning = same_run_twice(&twice).expect("a warning");
+        assert_eq!(
+            warning,
+            "warning: 953-893-1154 and 117,326,573,348,136 count the same 3000 games and 1530 \
+             points: if they are one run's two readings, give only the pentanomial (each count \
+             is a run of its own, and they are added)"
+        );
+        // Two runs that differ in games or in points: no warning.
+        assert_eq!(
+            same_run_twice(&words(&["953-893-1152", "117,326,573,348,136"])),
+            None
+        );
+        assert_eq!(
+            same_run_twice(&words(&["952-894-1154", "117,326,573,348,136"])),
+            None
+        );
+        assert_eq!(same_run_twice(&words(&["117,326,573,348,136"])), None);
+        assert_eq!(same_run_twice(&words(&["953-893-1154", "1-2-3"])), None);
     }
 
     #[test]
