@@ -114,14 +114,14 @@ fn same_run_twice(words: &[String]) -> Option<String> {
         let Counts::Games(t) = games else { continue };
         for (pent, pairs) in &parsed {
             let Counts::Pairs(p) = pairs else { continue };
-            let half_points: u64 = p.counts.iter().zip(0u64..).map(|(&n, k)| n * k).sum();
-            if t.games() == 2 * p.pairs() && 2 * t.wins + t.draws == half_points {
+            // Points are whole or half numbers: exact in f64.
+            if t.games() == 2 * p.pairs() && t.points() == p.points() {
                 return Some(format!(
                     "warning: {wld} and {pent} count the same {} games and {} points: if they \
                      are one run's two readings, give only the pentanomial (each count is a \
                      run of its own, and they are added)",
                     t.games(),
-                    half_points as f64 / 2.0
+                    t.points()
                 ));
             }
         }

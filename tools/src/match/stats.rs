@@ -160,6 +160,15 @@ impl Pentanomial {
         self.counts.iter().sum()
     }
 
+    /// Points of the first engine over every pair: a pair in `counts[k]` scored k / 2.
+    pub fn points(&self) -> f64 {
+        self.counts
+            .iter()
+            .zip(0u32..)
+            .map(|(&n, k)| n as f64 * f64::from(k) / 2.0)
+            .sum()
+    }
+
     fn samples(&self) -> [(f64, u64); 5] {
         let mut s = [(0.0, 0); 5];
         for (k, c) in self.counts.iter().enumerate() {
