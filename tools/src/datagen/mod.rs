@@ -2,6 +2,7 @@
 //! thread, each move searched to a fixed node budget. See docs/data-format.md; `--shard` and
 //! `datagen merge` spread one run over several machines (docs/cluster.md).
 
+mod empties;
 mod merge;
 mod play;
 pub mod record;

@@ -1,12 +1,13 @@
 //! Appends finished games to the data file in game-index order, so the file's content does
 //! not depend on the thread count and a continued run knows which game comes next.
 
+use super::empties;
 use super::play::GameRecord;
 use super::record::{read_bytes, read_header, write_header, Outcome, HEADER_SIZE, RECORD_SIZE};
 use super::shard_log::ShardLog;
 use crate::common::lock;
 use crate::common::shard::Shard;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -24,6 +25,9 @@ struct State {
     results: [u64; 3],
     /// A shard's log, told of each game written.
     log: Option<ShardLog>,
+    /// Not a shard's file: its path and the games that kept no position (empties.rs; a
+    /// shard's log counts them itself).
+    empty: Option<(String, BTreeSet<u64>)>,
     /// The file's lock: one writer.
     _lock: lock::Lock,
 }
@@ -82,16 +86,25 @@ impl OrderedWriter {
             games = records.iter().filter(|r| r.first_of_game).count() as u64;
         }
         check_settings(path, settings, positions > 0)?;
+        // Without a position the list is of no use (and may be of other settings): the games
+        // it names are played again, and write nothing again.
+        let empty = if positions > 0 {
+            empties::read(path)?
+        } else {
+            empties::write(path, &BTreeSet::new())?;
+            BTreeSet::new()
+        };
         file.seek(SeekFrom::End(0))
             .map_err(|e| format!("{path}: {e}"))?;
         Ok(OrderedWriter {
             state: Mutex::new(State {
                 file,
-                next: games,
+                next: empties::next_index(games, &empty),
                 waiting: BTreeMap::new(),
                 positions,
                 results: [0; 3],
                 log: None,
+                empty: Some((path.to_string(), empty)),
                 _lock: lock,
             }),
         })
@@ -141,6 +154,7 @@ impl OrderedWriter {
                 positions,
                 results: [0; 3],
                 log: Some(log),
+                empty: None,
                 _lock: lock,
             }),
         })
@@ -169,8 +183,14 @@ impl OrderedWriter {
             let Some(game) = st.waiting.remove(&next) else {
                 return Ok(());
             };
-            // A game with no kept position has no first record: it is not counted, and
-            // index continuity is kept by writing nothing for it.
+            // A game with no kept position has no first record: nothing is written for it,
+            // and its index goes on the list of empty games so that a continued run counts it.
+            if game.records.is_empty() {
+                if let Some((path, list)) = &mut st.empty {
+                    list.insert(next);
+                    empties::write(path, list)?;
+                }
+            }
             let mut bytes = Vec::with_capacity(game.records.len() * RECORD_SIZE);
             for r in &game.records {
                 bytes.extend_from_slice(&r.encode());
@@ -224,5 +244,60 @@ fn check_settings(path: &str, settings: &str, has_data: bool) -> Result<(), Stri
         Ok(_) | Err(_) => {
             crate::common::atomic::write(Path::new(&file), format!("{settings}\n").as_bytes())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::record::Record;
+    use pao::board::Position;
+
+    fn game(positions: usize) -> GameRecord {
+        let pos = Position::startpos();
+        let records = (0..positions)
+            .map(|i| Record::new(&pos, 0, Outcome::Draw, i == 0).expect("a record"))
+            .collect();
+        GameRecord {
+            records,
+            red: Outcome::Draw,
+        }
+    }
+
+    /// A game that kept no position writes nothing, yet a continued run counts it: the next
+    /// game is numbered as in one uninterrupted run, whatever the order games come in.
+    #[test]
+    fn a_continued_file_counts_the_games_that_kept_no_position() {
+        let dir = std::env::temp_dir().join(format!("pao-writer-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("data.bin").display().to_string();
+        let settings = "seed=1 nodes=2";
+        let w = OrderedWriter::open(&path, settings).expect("opens");
+        w.submit(1, game(0)).expect("waits for game 0");
+        w.submit(0, game(2)).expect("written");
+        w.submit(2, game(1)).expect("written");
+        assert_eq!((w.games(), w.positions()), (3, 3));
+        drop(w);
+        assert_eq!(
+            std::fs::read_to_string(empties::path_for(&path)).expect("a list"),
+            "1\n"
+        );
+        let w = OrderedWriter::open(&path, settings).expect("continues");
+        assert_eq!((w.games(), w.positions()), (3, 3));
+        w.submit(3, game(0)).expect("written");
+        drop(w);
+        assert_eq!(
+            OrderedWriter::open(&path, settings).expect("opens").games(),
+            4
+        );
+        // Other settings on a file without positions: the list goes with the old games.
+        let bare = dir.join("bare.bin").display().to_string();
+        let w = OrderedWriter::open(&bare, settings).expect("opens");
+        w.submit(0, game(0)).expect("nothing written");
+        drop(w);
+        let w = OrderedWriter::open(&bare, "seed=2 nodes=2").expect("opens");
+        assert_eq!(w.games(), 0);
+        assert!(!Path::new(&empties::path_for(&bare)).exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
