@@ -5,7 +5,7 @@
 
 use pao::bench::{parse_fens, run, BenchOptions, BENCH_FENS, DEFAULT_DEPTH};
 
-const SIGNATURE: u64 = 1_587_181;
+const SIGNATURE: u64 = 1_486_095;
 
 #[test]
 fn bench_signature() {

@@ -123,13 +123,13 @@ fn run_counts_the_exact_mates_an_engine_reports() {
         "--engine",
         pao,
         "--go",
-        "depth 9",
+        "depth 13",
     ]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "{out}");
-    assert!(lines[0].starts_with("row 1: exact mate 1, reported mate 1 at depth 9 in "));
-    assert!(lines[1].starts_with("row 2: exact mate 4, reported mate 4 at depth 9 in "));
+    assert!(lines[0].starts_with("row 1: exact mate 1, reported mate 1 at depth 13 in "));
+    assert!(lines[1].starts_with("row 2: exact mate 4, reported mate 4 at depth 13 in "));
     assert!(lines[3]
         .starts_with("exact mate reported in 3 of 3 rows; a mating first move in 3; median time "));
     // The defender's side: after each first mating move, mated in N - 1 (the mate in 1 has
@@ -141,14 +141,14 @@ fn run_counts_the_exact_mates_an_engine_reports() {
         "--engine",
         pao,
         "--go",
-        "depth 9",
+        "depth 13",
         "--defender",
     ];
     let (code, out, err) = tools(&args);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
-    assert!(lines[0].starts_with("row 1: exact mate -3, reported mate -3 at depth 9 in "));
+    assert!(lines[0].starts_with("row 1: exact mate -3, reported mate -3 at depth 13 in "));
     assert!(lines[2].starts_with("exact mate reported in 2 of 2 rows"));
     // A depth too shallow for the mate in 4: not the exact mate, and --require-all fails.
     let args = [
