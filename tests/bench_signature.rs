@@ -5,7 +5,7 @@
 
 use pao::bench::{parse_fens, run, BenchOptions, BENCH_FENS, DEFAULT_DEPTH};
 
-const SIGNATURE: u64 = 1_486_095;
+const SIGNATURE: u64 = 1_746_906;
 
 #[test]
 fn bench_signature() {

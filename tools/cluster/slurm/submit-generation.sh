@@ -20,6 +20,7 @@
 #   WINDOW         earlier data files to train on too, separated by spaces
 #   EPOCHS         training epochs (8); HIDDEN: hidden neurons of the new net (NET's)
 #   LR             training's learning rate (0.0003, the warm start's rate)
+#   WEIGHT_DECAY   training's weight decay (0.03, the warm start's, as `pao-tools generation`)
 #   MATCH_SHARDS   SPRT shards (SHARDS); PAIRS: game pairs per SPRT shard (1500 / MATCH_SHARDS
 #                  rounded up: at least 3000 games in all)
 #   SPRT_TC        the SPRT's clock (3+0.03); SPRT_NODES: nodes per move instead of a clock
@@ -75,6 +76,9 @@ number='[0-9]*\.?[0-9]+'
 LR="${LR:-0.0003}"
 [[ "$LR" =~ ^$number$ ]] && awk -v r="$LR" 'BEGIN { exit !(r > 0) }' \
     || fail "LR must be a number above 0 such as 0.0003 (it is '$LR')"
+WEIGHT_DECAY="${WEIGHT_DECAY:-0.03}"
+[[ "$WEIGHT_DECAY" =~ ^$number$ ]] && awk -v r="$WEIGHT_DECAY" 'BEGIN { exit !(r < 1) }' \
+    || fail "WEIGHT_DECAY must be a number from 0 to below 1 such as 0.03 (it is '$WEIGHT_DECAY')"
 [[ "$SPRT_TC" =~ ^([0-9]+/)?$number(\+$number)?$ ]] \
     || fail "SPRT_TC must be a clock such as 3+0.03 or 40/60+0.5 (it is '$SPRT_TC')"
 SPRT="${SPRT:-elo0=0 elo1=10}"
@@ -145,7 +149,7 @@ echo "$merge"
 # shellcheck disable=SC2086
 train=$(submit_after "$merge" "${TRAIN_SBATCH:-}" generation-train.sbatch \
     --data "$OUT/data/data.bin" "${window[@]}" --init "$current" --epochs "$EPOCHS" --seed 1 \
-    --lr "$LR" "${hidden[@]}" ${TRAIN_ARGS:-})
+    --lr "$LR" --weight-decay "$WEIGHT_DECAY" "${hidden[@]}" ${TRAIN_ARGS:-})
 echo "$train"
 # shellcheck disable=SC2086
 games=$(export OUT="$OUT/sprt" SHARDS="$MATCH_SHARDS"

@@ -145,8 +145,9 @@ pub struct GenerationArgs {
     pub warmup: u64,
     /// Training's decoupled weight decay. A warm start's: the trainer's 0.3 (for nets from
     /// random weights) pulls every weight toward zero at each batch, so that a warm start
-    /// forgot its parent (generation 6: 0.3 rejected, 0.01 +88.7 at 10,000 nodes a move).
-    #[arg(long, default_value_t = 0.01)]
+    /// forgot its parent; on generation 6's window 0.03 beat 0.01 by +17.2 at 10,000 nodes a
+    /// move, and 0.01 beat 0.3 (docs/strength-log.md).
+    #[arg(long, default_value_t = 0.03)]
     pub weight_decay: f32,
     /// Games of the fixed-node screen (0: no screen).
     #[arg(long, default_value_t = 200)]

@@ -153,6 +153,14 @@ fn submit_generation_checks_its_settings_before_it_submits() {
             "LR must be a number above 0 such as 0.0003 (it is '0')",
         ),
         (
+            vec![("WEIGHT_DECAY", "1")],
+            "WEIGHT_DECAY must be a number from 0 to below 1 such as 0.03 (it is '1')",
+        ),
+        (
+            vec![("WEIGHT_DECAY", "-0.1")],
+            "WEIGHT_DECAY must be a number from 0 to below 1 such as 0.03 (it is '-0.1')",
+        ),
+        (
             vec![("PAIRS", "0")],
             "PAIRS must be a whole number of at least 1 (it is '0')",
         ),
