@@ -1,6 +1,7 @@
 //! `pao-tools datagen merge`: the shards of a run (`--shard I/N`) back into the one file a
 //! single run writes, byte for byte: game g is shard (g mod N)'s game g div N, and a single run
-//! writes whole games in game order.
+//! writes whole games in game order. The games that kept no position are listed beside it as a
+//! single run lists them (empties.rs), so that the merged file continues as that run's would.
 
 use super::record::{read_header, HEADER_SIZE, RECORD_SIZE};
 use super::shard_log::{self, LogContent};
@@ -89,6 +90,7 @@ pub fn merge(out: &str, inputs: &[String]) -> Result<String, String> {
         .map_err(|e| format!("{out}: {e}"))?;
     let mut w = std::io::BufWriter::new(file);
     let mut positions = 0;
+    let mut empty = std::collections::BTreeSet::new();
     let mut write = || -> std::io::Result<()> {
         super::record::write_header(&mut w)?;
         for g in 0..total {
@@ -97,6 +99,9 @@ pub fn merge(out: &str, inputs: &[String]) -> Result<String, String> {
             };
             let game = &s.games[(g / n) as usize];
             positions += (game.len() / RECORD_SIZE) as u64;
+            if game.is_empty() {
+                empty.insert(g);
+            }
             w.write_all(game)?;
         }
         w.flush()
@@ -105,6 +110,7 @@ pub fn merge(out: &str, inputs: &[String]) -> Result<String, String> {
         let _ = std::fs::remove_file(out);
         return Err(format!("{out}: {e}"));
     }
+    super::empties::write(out, &empty)?;
     Ok(format!(
         "datagen merge: {n} shards, {total} games, {positions} positions -> {out}"
     ))

@@ -82,10 +82,18 @@ fn datagen_shards_merge_into_the_single_runs_file_byte_for_byte() {
             "{tag}: {} bytes",
             expected.len()
         );
+        let empty = std::fs::read_to_string(format!("{single}.empty")).ok();
         for n in [1, 3] {
             assert!(
                 datagen_sharded(&dir, tag, settings, n) == expected,
                 "{tag}: {n} shards differ from one run"
+            );
+            // The games that kept no position are listed as the single run lists them.
+            let merged = dir.path(&format!("{tag}-merged{n}.bin"));
+            assert_eq!(
+                std::fs::read_to_string(format!("{merged}.empty")).ok(),
+                empty,
+                "{tag}: {n} shards"
             );
         }
     }
@@ -95,6 +103,8 @@ fn datagen_shards_merge_into_the_single_runs_file_byte_for_byte() {
         .map(|i| std::fs::read_to_string(dir.path(&format!("short-{i}of3.bin.shard"))).unwrap())
         .collect();
     assert!(logs.lines().any(|l| l.ends_with("\t0")), "{logs}");
+    let single_empty = std::fs::read_to_string(dir.path("short.bin.empty")).unwrap_or_default();
+    assert!(!single_empty.is_empty(), "the single run lists them too");
     // Played with the embedded net (datagen's default), named by its file's hash.
     let net = pao::eval::nnue::file::fnv1a(include_bytes!("../../../src/eval/nnue/default.nnue"));
     let settings = format!("settings seed=5 nodes=300 depth=none random-plies=8 max-plies=2 hash=16 openings=start evalfile=fnv1a:{net:016x}");
