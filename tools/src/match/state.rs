@@ -124,9 +124,18 @@ pub fn parse(
             continue;
         }
         let r = parse_line(line).map_err(|e| format!("line {}: {e}", n + 1))?;
-        let job = jobs
-            .get(r.index)
-            .ok_or_else(|| format!("line {}: game {} is not in this match", n + 1, r.index))?;
+        let job = jobs.get(r.index).ok_or_else(|| {
+            // `--games` counts games per pairing; a continuation needs whole pairs.
+            let pairings = jobs.iter().map(|j| j.pairing + 1).max().unwrap_or(1);
+            format!(
+                "line {}: game {} is beyond this match's --games {} (the file holds a longer \
+                     match: give --games {} or more to continue it)",
+                n + 1,
+                r.index,
+                jobs.len() / pairings,
+                (r.index / pairings + 2) / 2 * 2
+            )
+        })?;
         if names[job.red] != r.red || names[job.black] != r.black {
             return Err(format!(
                 "line {}: game {} was {} - {}, but this match schedules {} - {}",
@@ -212,7 +221,13 @@ mod tests {
         assert_eq!(got[&1].outcome, Outcome::BlackWins);
         assert_eq!(got[&1].reason, "illegal move");
         assert!(parse("0\tB\tA\t1-0\t1\tx\n", &jobs, &names).is_err());
-        assert!(parse("9\tA\tB\t1-0\t1\tx\n", &jobs, &names).is_err());
+        // A game beyond the schedule: the file holds a longer match, and the error says the
+        // games that continue it (whole pairs).
+        assert_eq!(
+            parse("4\tA\tB\t1-0\t1\tx\n", &jobs, &names).unwrap_err(),
+            "line 1: game 4 is beyond this match's --games 4 (the file holds a longer match: \
+             give --games 6 or more to continue it)"
+        );
         assert!(parse("0\tA\tB\t2-0\t1\tx\n", &jobs, &names).is_err());
     }
 }
