@@ -257,26 +257,27 @@ fn the_embedded_net_has_a_clean_provenance() {
     );
 }
 
-/// Generation 6's net keeps its weights bit for bit: the checksum of the file's body is the one
+/// Generation 7's net keeps its weights bit for bit: the checksum of the file's body is the one
 /// it was embedded with, and its provenance names the net it was warm-started from (generation
-/// 5's, body checksum a4eeedeb64fe9355), its data and the weight decay of a warm start (0.03,
-/// which beat 0.01 in games on the same data).
+/// 6's, body checksum 41e4d1af29102e4c), its data, the weight decay of a warm start and the
+/// SPRT that accepted it.
 #[test]
-fn the_embedded_net_keeps_generation_6s_weights() {
+fn the_embedded_net_keeps_generation_7s_weights() {
     use pao::eval::nnue::file::{fnv1a, HEADER_SIZE};
     let net = embedded_net();
     let bytes = net.to_bytes();
     assert_eq!(net.hidden, 256);
     assert_eq!(
         fnv1a(&bytes[HEADER_SIZE + net.provenance.len()..]),
-        0x41e4_d1af_2910_2e4c
+        0xaed0_f9c5_c76f_2edf
     );
     let p = &net.provenance;
     assert!(
-        p.contains("init current.nnue (body checksum a4eeedeb64fe9355)"),
+        p.contains("init current.nnue (body checksum 41e4d1af29102e4c)"),
         "{p}"
     );
-    assert!(p.contains("data: 7756816 positions"), "{p}");
+    assert!(p.contains("data: 10239210 positions"), "{p}");
+    assert!(p.contains("self-play 2600218 positions, seed 7101"), "{p}");
     assert!(p.contains("--weight-decay 0.03"), "{p}");
-    assert!(p.contains("val loss 0.009140"), "{p}");
+    assert!(p.contains("val loss 0.008899"), "{p}");
 }
