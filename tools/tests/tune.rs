@@ -1,7 +1,8 @@
 //! `pao-tools tune` end to end against the scripted engine (`fake-engine --tune-options`
 //! offers the parameters' options as a `tune` build of Pao does, and their values change its
-//! moves): a run killed with SIGKILL continues from its state file, which stays whole; changed
-//! settings and a normal build of the engine are refused; `tune show` gives the option words.
+//! moves): a run killed with SIGKILL continues from its state file, which stays whole; SIGINT,
+//! even when the run inherited it ignored, stops a run without losing a pair; changed settings
+//! and a normal build of the engine are refused; `tune show` gives the option words.
 
 mod support;
 
@@ -187,6 +188,84 @@ fn a_killed_run_continues_from_its_state() {
             .unwrap_or_else(|| panic!("{w}"));
         assert!((p.min..=p.max).contains(&value), "{w}");
     }
+}
+
+/// Waits until the state file at `state` records `iteration N`, the child still running.
+fn wait_for_iteration(child: &mut std::process::Child, state: &str, n: u64) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let text = std::fs::read_to_string(state).unwrap_or_default();
+        if text.lines().any(|l| l == format!("iteration {n}")) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "no update {n} in 120 s:\n{text}");
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "ended early:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn sigint_stops_a_run_in_order_even_when_inherited_ignored() {
+    use std::os::unix::process::CommandExt;
+    let scratch = Scratch::new("tune-sigint");
+    let state = scratch.path("state.txt");
+    let mut command = Command::new(BIN);
+    command
+        .args(args(&state, ITERATIONS))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // As a shell without job control starts a command with `&`: SIGINT ignored.
+    // SAFETY: signal() is async-signal-safe and changes only the child's disposition.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().expect("start pao-tools tune");
+    wait_for_iteration(&mut child, &state, 3);
+    // SAFETY: a signal to our own child process (not to its engines).
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().expect("the stopped run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(128 + libc::SIGINT), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "no values are shown for a stopped run"
+    );
+    let stopped = std::fs::read_to_string(&state).expect("the state after SIGINT");
+    assert_whole(&stopped);
+    let (started, done) = (count(&stopped, "started"), count(&stopped, "iteration"));
+    // The pairs in flight finished and counted: none was lost.
+    assert_eq!(started, done, "{stopped}");
+    assert!((3..ITERATIONS).contains(&done), "{stopped}");
+    assert_eq!(
+        stderr.lines().last().unwrap_or(""),
+        format!(
+            "tune: stopped by SIGINT at iteration {done} of {ITERATIONS} ({done} handed out); \
+             the same command continues"
+        )
+    );
+
+    // The same command plays the rest, every iteration of the schedule.
+    let out = Command::new(BIN)
+        .args(args(&state, ITERATIONS))
+        .output()
+        .expect("run pao-tools tune again");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let end = std::fs::read_to_string(&state).expect("the state at the end");
+    assert_whole(&end);
+    assert_eq!(count(&end, "started"), ITERATIONS);
+    assert_eq!(count(&end, "iteration"), ITERATIONS);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! What several commands share, one floor below all of them: how a command fails, which engine
 //! to run and the engine process, openings, the seeded generator, shards of a run, the date of
-//! PGN tags and provenance lines, the thread pool, atomic writes and
-//! writers' locks. Nothing here imports a command.
+//! PGN tags and provenance lines, the thread pool, atomic writes,
+//! writers' locks and the stop signals. Nothing here imports a command.
 
 pub mod atomic;
 pub mod date;
@@ -12,6 +12,7 @@ pub mod openings;
 pub mod process;
 pub mod rng;
 pub mod shard;
+pub mod signals;
 pub mod threads;
 
 pub use failure::Failure;

@@ -4,7 +4,7 @@
 //! at most a few seconds of the budget), and it is stopped, with its process group, when the
 //! generation's time runs out or the generation receives SIGTERM or SIGINT.
 
-use super::signals;
+use crate::common::signals;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -22,11 +22,11 @@ mod decide;
 mod decision;
 mod pairing;
 mod settings;
-mod signals;
 mod stages;
 mod state;
 mod window;
 
+use crate::common::signals;
 use crate::common::Failure;
 use crate::train::init;
 use clap::Subcommand;

@@ -261,7 +261,7 @@ impl Generation {
                 return Ok(());
             }
             if step == Step::Stopped {
-                if super::signals::stopped().is_none() {
+                if crate::common::signals::stopped().is_none() {
                     self.say(&format!(
                         "out of time in the {name} stage; run the same command with a larger \
                          --minutes to continue where it stopped"

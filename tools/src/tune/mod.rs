@@ -1,14 +1,16 @@
 //! `pao-tools tune`: SPSA over the search's parameters (`pao::search::params`), by game pairs
 //! at fixed nodes between θ+ and θ− of a `tune` build of the engine. Several pairs are in
 //! flight at once; each finished pair updates the state file under its lock, so several
-//! processes (a Slurm array) can share one state and take turns to write it.
+//! processes (a Slurm array) can share one state and take turns to write it. SIGINT or SIGTERM
+//! stops a run in order: no pair is handed out after it, and the pairs in flight still count if
+//! they finish (a Ctrl-C at a terminal also ends the engines, whose pairs are then lost).
 
 pub mod play;
 pub mod spsa;
 pub mod state;
 
 use crate::common::rng::SplitMix64;
-use crate::common::{atomic, lock, openings, Failure};
+use crate::common::{atomic, lock, openings, signals, Failure};
 use crate::r#match::client::spec::parse_engine;
 use crate::r#match::clock::Limit;
 use crate::r#match::game::GameConfig;
@@ -187,9 +189,10 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Plays pairs until the schedule's last iteration has been handed out.
+    /// Plays pairs until the schedule's last iteration has been handed out, or a signal asks
+    /// the run to stop.
     fn work(&self) -> Result<(), String> {
-        while !self.failed.load(Ordering::Relaxed) {
+        while !self.failed.load(Ordering::Relaxed) && signals::stopped().is_none() {
             let claimed = with_state(self.path, &self.settings, |s| {
                 (s.started < self.schedule.iterations).then(|| {
                     s.started += 1;
@@ -206,7 +209,13 @@ impl Run<'_> {
             let [plus, minus] = spsa::players(self.params, &theta, &delta, &self.schedule, k);
             let opening =
                 &self.openings[SplitMix64::for_game(self.seed, k).below(self.openings.len())];
-            let wdl = self.arena.pair(self.params, &plus, &minus, opening)?;
+            let wdl = match self.arena.pair(self.params, &plus, &minus, opening) {
+                Ok(wdl) => wdl,
+                // Its engines were stopped with the run (a terminal's Ctrl-C reaches them
+                // too): the pair is lost, as in a kill, and the state stays as it was.
+                Err(_) if signals::stopped().is_some() => return Ok(()),
+                Err(e) => return Err(e),
+            };
             let result = wdl[0] as f64 - wdl[1] as f64;
             let line = with_state(self.path, &self.settings, |s| {
                 let mut theta = s.theta();
@@ -282,6 +291,7 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
     };
     let arena = Arena::new(engine, game, PARAMS)?;
     let start = open(&args.state, &settings, args.new_settings)?;
+    signals::install();
     let concurrency = args.concurrency.unwrap_or_else(num_cpus::get).max(1);
     let held_count = held.iter().filter(|&&h| h).count();
     let held_note = if held_count == 0 {
@@ -337,6 +347,14 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
         return Err(Failure::Run(e));
     }
     let end = read(&args.state)?.ok_or_else(|| "the state file is gone".to_string())?;
+    if let (Some(name), Some(signal)) = (signals::stopped(), signals::stopped_by()) {
+        eprintln!(
+            "tune: stopped by {name} at iteration {} of {} ({} handed out); the same command \
+             continues",
+            end.iteration, args.iterations, end.started
+        );
+        return Err(Failure::Interrupted(signal));
+    }
     print!("{}", show(&end));
     Ok(())
 }

@@ -1,7 +1,9 @@
-//! SIGTERM and SIGINT stop a generation cleanly: the handler only raises a flag; the loop that
-//! watches the stage's child sees it, stops the child's whole process group (its engines
-//! too), records the time spent and returns. Children also get SIGTERM from the system when
-//! the generation dies without a word (SIGKILL), so no child outlives it to write on alone.
+//! SIGTERM and SIGINT stop a long command cleanly: the handler only raises a flag, and the
+//! command's loop sees it and ends its work in order (a generation stops its stage's child and
+//! records the time spent; a tuning run hands out no more pairs). The handler is installed
+//! explicitly, so a command started in the background by a shell without job control, which
+//! inherits SIGINT ignored, still stops on it. Children also get SIGTERM from the system when
+//! their parent dies without a word (SIGKILL), so no child outlives it to write on alone.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
@@ -26,7 +28,7 @@ pub fn install() {
     }
 }
 
-/// The signal that asked the generation to stop, if one did.
+/// The signal that asked the command to stop, if one did.
 pub fn stopped() -> Option<&'static str> {
     stopped_by().map(|signal| match signal {
         #[cfg(unix)]
@@ -35,7 +37,7 @@ pub fn stopped() -> Option<&'static str> {
     })
 }
 
-/// The number of the signal that asked the generation to stop, if one did.
+/// The number of the signal that asked the command to stop, if one did.
 pub fn stopped_by() -> Option<i32> {
     STOP.load(Ordering::Relaxed)
         .then(|| SIGNAL.load(Ordering::Relaxed))
