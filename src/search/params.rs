@@ -73,27 +73,27 @@ macro_rules! search_params {
 
 search_params! {
     /// Futility margin at depth 1 (quiet moves that cannot lift the static score to alpha).
-    futility_margin_1: "FutilityMargin1" = 120, 20..=400, c_end 10.0, switch "futility";
+    futility_margin_1: "FutilityMargin1" = 122, 20..=400, c_end 10.0, switch "futility";
     /// Futility margin at depth 2.
-    futility_margin_2: "FutilityMargin2" = 220, 40..=600, c_end 15.0, switch "futility";
+    futility_margin_2: "FutilityMargin2" = 216, 40..=600, c_end 15.0, switch "futility";
     /// Futility margin at depth 3.
-    futility_margin_3: "FutilityMargin3" = 340, 60..=800, c_end 20.0, switch "futility";
+    futility_margin_3: "FutilityMargin3" = 338, 60..=800, c_end 20.0, switch "futility";
     /// Reverse futility margin per ply of depth.
-    rfp_margin: "RfpMargin" = 90, 20..=300, c_end 8.0, switch "futility";
+    rfp_margin: "RfpMargin" = 87, 20..=300, c_end 8.0, switch "futility";
     /// Reverse futility works up to this depth.
     rfp_depth: "RfpDepth" = 6, 2..=12, c_end 0.5, switch "futility";
     /// SEE pruning works up to this depth.
     see_prune_depth: "SeePruneDepth" = 5, 1..=10, c_end 0.5, switch "see";
     /// Captures losing more than this times depth by static exchange are skipped.
-    see_capture_margin: "SeeCaptureMargin" = 100, 0..=300, c_end 10.0, switch "see";
+    see_capture_margin: "SeeCaptureMargin" = 103, 0..=300, c_end 10.0, switch "see";
     /// Quiet moves losing more than this times depth squared are skipped.
-    see_quiet_margin: "SeeQuietMargin" = 25, 0..=100, c_end 3.0, switch "see";
+    see_quiet_margin: "SeeQuietMargin" = 24, 0..=100, c_end 3.0, switch "see";
     /// Razoring works up to this depth.
     razor_depth: "RazorDepth" = 2, 1..=5, c_end 0.5, switch "razoring";
     /// Razoring's margin below alpha per ply of depth.
     razor_margin: "RazorMargin" = 250, 50..=800, c_end 20.0, switch "razoring";
     /// Null move's reduction: this many plies ...
-    nmp_base: "NmpBase" = 3, 1..=6, c_end 0.5, switch "null_move";
+    nmp_base: "NmpBase" = 2, 1..=6, c_end 0.5, switch "null_move";
     /// ... plus one per this many plies of depth ...
     nmp_depth_divisor: "NmpDepthDivisor" = 4, 2..=8, c_end 0.5, switch "null_move";
     /// ... plus one per this much evaluation above beta (at most 3).
@@ -105,7 +105,7 @@ search_params! {
     /// Late move pruning up to this depth.
     lmp_depth: "LmpDepth" = 8, 2..=16, c_end 0.5, switch "lmp";
     /// Late move pruning after (LmpBase + depth^2) / 2 moves (twice as many when improving).
-    lmp_base: "LmpBase" = 3, 0..=12, c_end 1.0, switch "lmp";
+    lmp_base: "LmpBase" = 4, 0..=12, c_end 1.0, switch "lmp";
     /// History pruning up to this depth.
     history_prune_depth: "HistoryPruneDepth" = 4, 1..=8, c_end 0.5, switch "history_pruning";
     /// History pruning of quiet moves whose history is below -margin x depth.
@@ -113,19 +113,19 @@ search_params! {
     /// Internal iterative reduction from this depth.
     iir_depth: "IirDepth" = 4, 2..=10, c_end 0.5, switch "iir";
     /// The LMR table's constant term, in hundredths of a ply.
-    lmr_base: "LmrBase" = 50, 0..=200, c_end 5.0, switch "lmr";
+    lmr_base: "LmrBase" = 51, 0..=200, c_end 5.0, switch "lmr";
     /// The LMR table's divisor of ln(depth) x ln(move number), in hundredths.
-    lmr_divisor: "LmrDivisor" = 220, 100..=400, c_end 10.0, switch "lmr";
+    lmr_divisor: "LmrDivisor" = 211, 100..=400, c_end 10.0, switch "lmr";
     /// History per ply of LMR adjustment (history spans about ±16384).
-    lmr_history_divisor: "LmrHistoryDivisor" = 8192, 1024..=32768, c_end 500.0, switch "lmr_adjust";
+    lmr_history_divisor: "LmrHistoryDivisor" = 8163, 1024..=32768, c_end 500.0, switch "lmr_adjust";
     /// A cutoff's history bonus: min(depth^2, HistoryBonusMax) x this.
     history_bonus_mul: "HistoryBonusMul" = 4, 1..=16, c_end 0.5;
     /// The cap on depth^2 in the history bonus.
-    history_bonus_max: "HistoryBonusMax" = 400, 64..=1600, c_end 30.0;
+    history_bonus_max: "HistoryBonusMax" = 405, 64..=1600, c_end 30.0;
     /// Delta pruning's margin above the victim's value in quiescence.
     delta_margin: "DeltaMargin" = 150, 0..=500, c_end 12.0, switch "qs_futility";
     /// The first aspiration window's half-width.
-    aspiration_delta: "AspirationDelta" = 30, 5..=150, c_end 3.0, switch "aspiration";
+    aspiration_delta: "AspirationDelta" = 29, 5..=150, c_end 3.0, switch "aspiration";
     /// Centipawns added to the network's evaluation for the side to move.
     nnue_tempo: "NnueTempo" = 8, -50..=50, c_end 2.0;
 }
@@ -236,10 +236,10 @@ mod tests {
 
     #[test]
     fn the_accessors_give_the_table_s_defaults() {
-        assert_eq!(rfp_margin(), 90);
-        assert_eq!(futility_margin_3(), 340);
-        assert_eq!(aspiration_delta(), 30);
-        assert_eq!(lmr_history_divisor(), 8192);
+        assert_eq!(rfp_margin(), 87);
+        assert_eq!(futility_margin_3(), 338);
+        assert_eq!(aspiration_delta(), 29);
+        assert_eq!(lmr_history_divisor(), 8163);
         assert_eq!(value("razormargin"), Some(250));
         assert_eq!(value("nosuch"), None);
     }
@@ -272,7 +272,7 @@ mod tests {
                 "option SeeQuietMargin: 'x' is not a number in 0..100".to_string()
             ))
         );
-        assert_eq!(value("SeeQuietMargin"), Some(25));
+        assert_eq!(value("SeeQuietMargin"), Some(24));
         assert_eq!(
             set("seequietmargin", "SeeQuietMargin", " 30 "),
             Some(Ok(()))
@@ -281,8 +281,8 @@ mod tests {
         #[cfg(feature = "tune")]
         assert_eq!(see_quiet_margin(), 30);
         #[cfg(not(feature = "tune"))]
-        assert_eq!(see_quiet_margin(), 25);
-        assert_eq!(set("seequietmargin", "SeeQuietMargin", "25"), Some(Ok(())));
+        assert_eq!(see_quiet_margin(), 24);
+        assert_eq!(set("seequietmargin", "SeeQuietMargin", "24"), Some(Ok(())));
     }
 
     /// docs/tuning.md lists the parameters as this table, between its two markers.
@@ -320,12 +320,12 @@ mod tests {
         assert_eq!(ucci_lines().len(), PARAMS.len());
         assert_eq!(
             ucci_lines()[0],
-            "option futilitymargin1 type spin min 20 max 400 default 120"
+            "option futilitymargin1 type spin min 20 max 400 default 122"
         );
         assert_eq!(
             uci_lines()[3],
-            "option name RfpMargin type spin default 90 min 20 max 300"
+            "option name RfpMargin type spin default 87 min 20 max 300"
         );
-        assert_eq!(cecp_lines()[26], "AspirationDelta -spin 30 5 150");
+        assert_eq!(cecp_lines()[26], "AspirationDelta -spin 29 5 150");
     }
 }

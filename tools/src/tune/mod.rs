@@ -458,12 +458,12 @@ mod tests {
         );
         assert_eq!(
             lines[2],
-            "FutilityMargin1          121.60      120     20    400     10"
+            "FutilityMargin1          121.60      122     20    400     10"
         );
         assert!(lines
             .last()
             .unwrap()
-            .starts_with("option.FutilityMargin1=122 option.FutilityMargin2=220 "));
+            .starts_with("option.FutilityMargin1=122 option.FutilityMargin2=216 "));
         assert_eq!(lines.len(), 2 + PARAMS.len() + 1);
     }
 }

@@ -265,7 +265,7 @@ mod tests {
             Err("line 6: bad wdl '0 0'".to_string())
         );
         assert_eq!(
-            State::parse(&text.replace("param RfpMargin 90 ", "param RfpMargin 900 ")),
+            State::parse(&text.replace("param RfpMargin 87 ", "param RfpMargin 900 ")),
             Err("line 10: bad parameter 'param RfpMargin 900 min=20 max=300 c_end=8'".to_string())
         );
         let cut = &text[..text.find("\niteration ").unwrap() + 1];
