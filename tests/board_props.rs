@@ -1,9 +1,9 @@
 //! Properties along random games: make/unmake restores everything exactly, the incremental
-//! key and the evaluation's material and piece-square stack equal the ones computed from
+//! keys and the evaluation's material and piece-square stack equal the ones computed from
 //! scratch, the fast legality shortcut agrees with trying every move, and the repetition
 //! filter never misses a position of the history.
 
-use pao::board::Position;
+use pao::board::{Color, Position};
 use pao::eval::{psqt, PsqStack};
 use proptest::prelude::*;
 
@@ -45,6 +45,9 @@ fn walk(fen: &str, choices: &[usize]) -> Result<(), TestCaseError> {
         psq.push_move(&pos, m);
         pos.make_move(m);
         prop_assert_eq!(pos.key(), pos.compute_key());
+        for c in [Color::Red, Color::Black] {
+            prop_assert_eq!(pos.nonsoldier_hash(c), pos.compute_nonsoldier_hash(c));
+        }
         let scratch = Position::from_fen(&pos.to_fen()).expect("own FEN");
         prop_assert_eq!(pos.key(), scratch.key());
         prop_assert_eq!(psq.current(), psqt::sum(&scratch));

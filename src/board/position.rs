@@ -1,4 +1,4 @@
-//! The position: board, occupancy masks, Zobrist key, make/unmake and check detection.
+//! The position: board, occupancy masks, Zobrist keys, make/unmake and check detection.
 
 use super::attacks::{
     Leaps, FILE_MOVES, HORSE_ATTACKERS, HORSE_ATTACKER_MASK, LINE_MASK, RANK_MASK, RANK_MOVES,
@@ -12,6 +12,8 @@ use super::zobrist::{PIECE_KEYS, SIDE_KEY};
 
 /// Board cell value for an empty square.
 pub(crate) const EMPTY: u8 = 0xff;
+/// The soldier's kind bits in a board cell.
+const SOLDIER: u8 = PieceKind::Soldier as u8;
 
 /// What `unmake_move` needs to restore, plus what repetition rules read back.
 #[derive(Copy, Clone, Debug)]
@@ -56,6 +58,9 @@ pub struct Position {
     pub(crate) counts: [[u8; 7]; 2],
     pub(crate) side: Color,
     pub(crate) key: u64,
+    /// Per colour, the XOR of the Zobrist keys of its pieces other than soldiers (no side to
+    /// move): keys tables by where a side's pieces stand, whatever the soldiers do.
+    pub(crate) nonsoldier: [u64; 2],
     pub(crate) in_check: bool,
     pub(crate) clock: u16,
     pub(crate) fullmove: u16,
@@ -91,6 +96,7 @@ impl Position {
             counts: [[0; 7]; 2],
             side: Color::Red,
             key: 0,
+            nonsoldier: [0; 2],
             in_check: false,
             clock: 0,
             fullmove: 1,
@@ -113,6 +119,9 @@ impl Position {
             self.generals[piece.color().index()] = s as u8;
         }
         self.key ^= PIECE_KEYS[piece.code()][s];
+        if piece.kind() != PieceKind::Soldier {
+            self.nonsoldier[piece.color().index()] ^= PIECE_KEYS[piece.code()][s];
+        }
     }
 
     /// Finishes setup: side to move, key and check status.
@@ -121,6 +130,7 @@ impl Position {
         self.clock = clock;
         self.fullmove = fullmove.max(1);
         self.key = self.compute_key();
+        self.nonsoldier = [Color::Red, Color::Black].map(|c| self.compute_nonsoldier_hash(c));
         self.in_check = self.is_attacked(self.general(side), side.flip());
     }
 
@@ -178,6 +188,12 @@ impl Position {
         mix(red, 0x94D0_49BB_1331_11EB) ^ mix(black, 0x2545_F491_4F6C_DD1D).rotate_left(17)
     }
 
+    /// A hash of where `color`'s pieces other than soldiers stand, kept incrementally.
+    #[inline]
+    pub fn nonsoldier_hash(&self, color: Color) -> u64 {
+        self.nonsoldier[color.index()]
+    }
+
     /// Occupied squares of one colour, as a 90-bit set.
     #[inline]
     pub fn pieces_of(&self, color: Color) -> u128 {
@@ -233,6 +249,17 @@ impl Position {
             key ^= SIDE_KEY;
         }
         key
+    }
+
+    /// `nonsoldier_hash(color)` computed from scratch.
+    pub fn compute_nonsoldier_hash(&self, color: Color) -> u64 {
+        let mut hash = 0;
+        for (s, &c) in self.board.iter().enumerate() {
+            if c != EMPTY && (c >> 3) as usize == color.index() && c & 7 != SOLDIER {
+                hash ^= PIECE_KEYS[c as usize][s];
+            }
+        }
+        hash
     }
 
     /// True when `by` attacks `sq`: rook, cannon, horse, soldier, and the general along an
@@ -323,6 +350,15 @@ impl Position {
         }
     }
 
+    /// Updates the non-soldier hash for `piece` moving between squares (XOR: either way).
+    #[inline]
+    fn move_nonsoldier(&mut self, piece: u8, from: usize, to: usize) {
+        if piece & 7 != SOLDIER {
+            let keys = &PIECE_KEYS[piece as usize];
+            self.nonsoldier[(piece >> 3) as usize] ^= keys[from] ^ keys[to];
+        }
+    }
+
     /// The key the position will have after the move `m` (for prefetching its table entry).
     #[inline]
     pub fn key_after(&self, m: Move) -> u64 {
@@ -359,11 +395,15 @@ impl Position {
             self.color_bb[cc] &= !(1u128 << to);
             self.piece_bb[captured as usize] &= !(1u128 << to);
             self.counts[cc][(captured & 7) as usize] -= 1;
+            if captured & 7 != SOLDIER {
+                self.nonsoldier[cc] ^= PIECE_KEYS[captured as usize][to];
+            }
             self.clock = 0;
         } else {
             self.clock = self.clock.saturating_add(1);
         }
         self.shift(from, to, piece);
+        self.move_nonsoldier(piece, from, to);
         self.key = key;
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
@@ -384,6 +424,7 @@ impl Position {
         let to = u.mv.to().index();
         let piece = self.board[to];
         self.shift(to, from, piece);
+        self.move_nonsoldier(piece, to, from);
         if u.captured != EMPTY {
             let cc = (u.captured >> 3) as usize;
             self.board[to] = u.captured;
@@ -392,6 +433,9 @@ impl Position {
             self.color_bb[cc] |= 1u128 << to;
             self.piece_bb[u.captured as usize] |= 1u128 << to;
             self.counts[cc][(u.captured & 7) as usize] += 1;
+            if u.captured & 7 != SOLDIER {
+                self.nonsoldier[cc] ^= PIECE_KEYS[u.captured as usize][to];
+            }
         }
         self.side = self.side.flip();
         if self.side == Color::Black {
@@ -402,7 +446,8 @@ impl Position {
         self.clock = u.clock;
     }
 
-    /// Passes the turn (null-move pruning). Never call it in check.
+    /// Passes the turn (null-move pruning). Never call it in check. The non-soldier hashes
+    /// hold no side to move, so they stay.
     #[inline]
     pub fn make_null(&mut self) {
         debug_assert!(!self.in_check);
@@ -479,6 +524,7 @@ impl PartialEq for Position {
         self.board == other.board
             && self.side == other.side
             && self.key == other.key
+            && self.nonsoldier == other.nonsoldier
             && self.rank_occ == other.rank_occ
             && self.file_occ == other.file_occ
             && self.color_bb == other.color_bb

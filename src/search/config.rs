@@ -126,8 +126,9 @@ pub struct SearchConfig {
     /// ProbCut: a capture whose reduced search beats beta by a margin cuts the node
     /// (`probcut.rs`).
     pub probcut: bool,
-    /// Correction history: the static evaluation corrected by what searches found in
-    /// positions of the same soldier structure (`correction.rs`).
+    /// Correction history: the static evaluation corrected by the mean of four tables of what
+    /// searches found, keyed by the soldier structure, by each colour's other pieces and by
+    /// the previous move (`correction.rs`).
     pub correction_history: bool,
     /// The search knows the sixty-move rule: a node at the limit (after a move that is not
     /// mate) is a draw.

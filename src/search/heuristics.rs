@@ -35,7 +35,8 @@ pub struct Heuristics {
     cont: Box<[i16]>,
     /// Capture history: how well capturing a kind of victim with a piece on a square did.
     capture: Box<[i16]>,
-    /// What searches found about the static evaluation, by soldier structure.
+    /// What searches found about the static evaluation, by soldier structure, each side's
+    /// other pieces and the previous move.
     pub correction: CorrectionHistory,
 }
 

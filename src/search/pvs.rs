@@ -109,7 +109,7 @@ impl Searcher {
             }
         }
         // The evaluation as computed (and stored in the table), and as corrected by what
-        // searches found in positions of the same soldier structure.
+        // searches found in positions alike (`correction.rs`).
         let raw_eval = match (in_check, tt_eval) {
             (true, _) => -INFINITE,
             (false, Some(e)) if e.abs() < WIN_BOUND => e,
