@@ -203,6 +203,7 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
         c.endgame_scale = true;
         c.endgame_bitbase = true
     });
+    add("+ correction history", &|c| c.correction_history = true);
     add("+ internal iterative reduction", &|c| c.iir = true);
     add("+ continuation history", &|c| c.cont_history = true);
     add("+ null move R by evaluation", &|c| c.nmp_eval_r = true);
@@ -218,7 +219,6 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
     add("+ delta pruning in quiescence", &|c| c.qs_futility = true);
     add("+ history pruning", &|c| c.history_pruning = true);
     add("+ capture history", &|c| c.capture_history = true);
-    add("+ correction history", &|c| c.correction_history = true);
     add("+ sixty-move rule: draw, fading evaluation", &|c| {
         c.sixty_move_draw = true;
         c.sixty_move_fade = true
@@ -333,6 +333,6 @@ mod tests {
             .filter(|(_, c)| *c == SearchConfig::FULL)
             .map(|(name, _)| name)
             .collect();
-        assert_eq!(full, vec!["+ endgame scales and bitbases"]);
+        assert_eq!(full, vec!["+ correction history"]);
     }
 }

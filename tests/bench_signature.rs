@@ -5,7 +5,7 @@
 
 use pao::bench::{parse_fens, run, BenchOptions, BENCH_FENS, DEFAULT_DEPTH};
 
-const SIGNATURE: u64 = 1_725_044;
+const SIGNATURE: u64 = 1_687_683;
 
 #[test]
 fn bench_signature() {

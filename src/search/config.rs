@@ -216,6 +216,7 @@ impl SearchConfig {
         // Accepted by an SPRT in self-play (docs/strength-log.md, "Strength log").
         lmr_adjust: true,
         lmp: true,
+        correction_history: true,
         // Off until an SPRT in self-play accepts them (docs/strength-log.md, "In test"); a
         // switch that games reject leaves the code (docs/strength-log.md, "Tried and rejected").
         iir: false,
@@ -230,7 +231,6 @@ impl SearchConfig {
         history_pruning: false,
         capture_history: false,
         probcut: false,
-        correction_history: false,
         sixty_move_draw: false,
         sixty_move_fade: false,
         // Exact mate lengths for analysis; measured in games (docs/strength-log.md).
