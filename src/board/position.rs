@@ -119,12 +119,9 @@ impl Position {
             self.generals[piece.color().index()] = s as u8;
         }
         self.key ^= PIECE_KEYS[piece.code()][s];
-        if piece.kind() != PieceKind::Soldier {
-            self.nonsoldier[piece.color().index()] ^= PIECE_KEYS[piece.code()][s];
-        }
     }
 
-    /// Finishes setup: side to move, key and check status.
+    /// Finishes setup: side to move, keys and check status.
     pub(crate) fn finish_setup(&mut self, side: Color, clock: u16, fullmove: u16) {
         self.side = side;
         self.clock = clock;
@@ -350,6 +347,14 @@ impl Position {
         }
     }
 
+    /// Adds `piece` on `sq` to its colour's non-soldier hash, or takes it away (XOR).
+    #[inline]
+    fn toggle_nonsoldier(&mut self, piece: u8, sq: usize) {
+        if piece & 7 != SOLDIER {
+            self.nonsoldier[(piece >> 3) as usize] ^= PIECE_KEYS[piece as usize][sq];
+        }
+    }
+
     /// Updates the non-soldier hash for `piece` moving between squares (XOR: either way).
     #[inline]
     fn move_nonsoldier(&mut self, piece: u8, from: usize, to: usize) {
@@ -395,9 +400,7 @@ impl Position {
             self.color_bb[cc] &= !(1u128 << to);
             self.piece_bb[captured as usize] &= !(1u128 << to);
             self.counts[cc][(captured & 7) as usize] -= 1;
-            if captured & 7 != SOLDIER {
-                self.nonsoldier[cc] ^= PIECE_KEYS[captured as usize][to];
-            }
+            self.toggle_nonsoldier(captured, to);
             self.clock = 0;
         } else {
             self.clock = self.clock.saturating_add(1);
@@ -433,9 +436,7 @@ impl Position {
             self.color_bb[cc] |= 1u128 << to;
             self.piece_bb[u.captured as usize] |= 1u128 << to;
             self.counts[cc][(u.captured & 7) as usize] += 1;
-            if u.captured & 7 != SOLDIER {
-                self.nonsoldier[cc] ^= PIECE_KEYS[u.captured as usize][to];
-            }
+            self.toggle_nonsoldier(u.captured, to);
         }
         self.side = self.side.flip();
         if self.side == Color::Black {

@@ -39,23 +39,7 @@ fn every_opening_is_legal_eight_plies_and_distinct() {
         .unwrap_or_else(|| panic!("header: {header}"));
     assert_eq!(lines.len(), count, "{header}");
     assert!(count >= 5_000, "{count} openings: too few for a long SPRT");
-    let mut seen = HashSet::new();
-    for line in &lines {
-        let mut pos = Position::startpos();
-        let mut plies = 0;
-        for text in line.split_whitespace() {
-            let m = pos
-                .parse_legal_move(text, RankBase::Zero)
-                .unwrap_or_else(|e| panic!("{e} in '{line}'"));
-            pos.make_move(m);
-            plies += 1;
-        }
-        assert_eq!(plies, 8, "{line}");
-        assert!(
-            seen.insert(pos.key()),
-            "'{line}' reaches a position met before"
-        );
-    }
+    assert_shape(&lines, count);
 }
 
 /// The first `n` openings the command in a header line writes (its `--count` set to `n`).
@@ -95,7 +79,10 @@ fn assert_shape(lines: &[String], n: usize) {
             plies += 1;
         }
         assert_eq!(plies, 8, "{line}");
-        assert!(seen.insert(pos.key()), "'{line}' repeats a position");
+        assert!(
+            seen.insert(pos.key()),
+            "'{line}' reaches a position met before"
+        );
     }
 }
 

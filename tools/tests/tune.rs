@@ -61,6 +61,23 @@ fn assert_whole(text: &str) {
     assert_eq!(count(text, "games"), 2 * count(text, "iteration"), "{text}");
 }
 
+/// Waits until the state file at `state` records `iteration N`, the child still running.
+fn wait_for_iteration(child: &mut std::process::Child, state: &str, n: u64) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let text = std::fs::read_to_string(state).unwrap_or_default();
+        if text.lines().any(|l| l == format!("iteration {n}")) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "no update {n} in 120 s:\n{text}");
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "ended early:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 #[test]
 fn a_killed_run_continues_from_its_state() {
     let scratch = Scratch::new("tune-kill");
@@ -72,22 +89,7 @@ fn a_killed_run_continues_from_its_state() {
         .spawn()
         .expect("start pao-tools tune");
     // Killed (SIGKILL) once three updates are written, with pairs in flight.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let text = std::fs::read_to_string(&state).unwrap_or_default();
-        if text.lines().any(|l| l == "iteration 3") {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no third update in 120 s:\n{text}"
-        );
-        assert!(
-            child.try_wait().expect("wait").is_none(),
-            "ended early:\n{text}"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    wait_for_iteration(&mut child, &state, 3);
     child.kill().expect("SIGKILL");
     child.wait().expect("reaped");
     let killed = std::fs::read_to_string(&state).expect("the state after the kill");
@@ -187,23 +189,6 @@ fn a_killed_run_continues_from_its_state() {
             .and_then(|v| v.parse().ok())
             .unwrap_or_else(|| panic!("{w}"));
         assert!((p.min..=p.max).contains(&value), "{w}");
-    }
-}
-
-/// Waits until the state file at `state` records `iteration N`, the child still running.
-fn wait_for_iteration(child: &mut std::process::Child, state: &str, n: u64) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let text = std::fs::read_to_string(state).unwrap_or_default();
-        if text.lines().any(|l| l == format!("iteration {n}")) {
-            return;
-        }
-        assert!(Instant::now() < deadline, "no update {n} in 120 s:\n{text}");
-        assert!(
-            child.try_wait().expect("wait").is_none(),
-            "ended early:\n{text}"
-        );
-        std::thread::sleep(Duration::from_millis(2));
     }
 }
 
