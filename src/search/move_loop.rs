@@ -180,7 +180,7 @@ impl Searcher {
                     || (self.config.history_pruning
                         && depth <= param::history_prune_depth()
                         && piece.is_some_and(|p| {
-                            self.heur.history(p, m) + self.heur.cont_history(hints.cont[0], p, m)
+                            self.quiet_history(p, m, &hints)
                                 < -param::history_prune_margin() * depth
                         })));
             self.stack[ply].mv = m;
