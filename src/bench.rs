@@ -204,10 +204,10 @@ pub fn ablation_ladder() -> Vec<(&'static str, SearchConfig)> {
         c.endgame_bitbase = true
     });
     add("+ correction history", &|c| c.correction_history = true);
+    add("+ TT score refines evaluation", &|c| c.tt_eval = true);
     add("+ internal iterative reduction", &|c| c.iir = true);
     add("+ continuation history", &|c| c.cont_history = true);
     add("+ null move R by evaluation", &|c| c.nmp_eval_r = true);
-    add("+ TT score refines evaluation", &|c| c.tt_eval = true);
     add("+ razoring", &|c| c.razoring = true);
     add("+ reverse futility by improving", &|c| {
         c.rfp_improving = true
@@ -333,6 +333,6 @@ mod tests {
             .filter(|(_, c)| *c == SearchConfig::FULL)
             .map(|(name, _)| name)
             .collect();
-        assert_eq!(full, vec!["+ correction history"]);
+        assert_eq!(full, vec!["+ TT score refines evaluation"]);
     }
 }

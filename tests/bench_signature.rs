@@ -5,7 +5,7 @@
 
 use pao::bench::{parse_fens, run, BenchOptions, BENCH_FENS, DEFAULT_DEPTH};
 
-const SIGNATURE: u64 = 1_687_683;
+const SIGNATURE: u64 = 1_567_851;
 
 #[test]
 fn bench_signature() {

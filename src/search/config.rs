@@ -217,12 +217,12 @@ impl SearchConfig {
         lmr_adjust: true,
         lmp: true,
         correction_history: true,
+        tt_eval: true,
         // Off until an SPRT in self-play accepts them (docs/strength-log.md, "In test"); a
         // switch that games reject leaves the code (docs/strength-log.md, "Tried and rejected").
         iir: false,
         cont_history: false,
         nmp_eval_r: false,
-        tt_eval: false,
         razoring: false,
         rfp_improving: false,
         check_ext_see: false,
