@@ -102,6 +102,15 @@ impl Heuristics {
         *entry = gravity(*entry, bonus);
     }
 
+    /// What the histories say of the quiet move `m` by `piece`: its history plus its
+    /// continuation histories after the moves keyed `cont` (`NO_CONT` adds nothing).
+    #[inline]
+    pub fn quiet(&self, piece: Piece, m: Move, cont: [usize; 2]) -> i32 {
+        self.history(piece, m)
+            + self.cont_history(cont[0], piece, m)
+            + self.cont_history(cont[1], piece, m)
+    }
+
     /// Continuation-history score of `piece` making `m` after the move keyed `prev`.
     #[inline]
     pub fn cont_history(&self, prev: usize, piece: Piece, m: Move) -> i32 {

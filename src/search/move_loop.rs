@@ -180,7 +180,7 @@ impl Searcher {
                     || (self.config.history_pruning
                         && depth <= param::history_prune_depth()
                         && piece.is_some_and(|p| {
-                            self.quiet_history(p, m, &hints)
+                            self.heur.quiet(p, m, hints.cont)
                                 < -param::history_prune_margin() * depth
                         })));
             self.stack[ply].mv = m;

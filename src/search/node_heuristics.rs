@@ -14,15 +14,6 @@ fn history_bonus(depth: i32) -> i32 {
 }
 
 impl Searcher {
-    /// What the histories say of the quiet move `m` by `piece`: its history plus its
-    /// continuation histories after the moves one and two plies back (0 without them).
-    #[inline]
-    pub(crate) fn quiet_history(&self, piece: Piece, m: Move, hints: &OrderingHints) -> i32 {
-        self.heur.history(piece, m)
-            + self.heur.cont_history(hints.cont[0], piece, m)
-            + self.heur.cont_history(hints.cont[1], piece, m)
-    }
-
     /// The per-move change to the LMR reduction: -1 for a killer or the counter-move, minus
     /// the quiet history in units of `LmrHistoryDivisor`, +1 when the position is not
     /// improving.
@@ -39,7 +30,7 @@ impl Searcher {
             r -= 1;
         }
         if let Some(p) = piece {
-            r -= self.quiet_history(p, m, hints) / param::lmr_history_divisor();
+            r -= self.heur.quiet(p, m, hints.cont) / param::lmr_history_divisor();
         }
         r
     }

@@ -436,9 +436,7 @@ fn quiet_score(
         let piece = pos
             .piece_at(m.from())
             .unwrap_or(Piece::new(pos.side_to_move(), PieceKind::General));
-        heur.history(piece, m)
-            + heur.cont_history(cont[0], piece, m)
-            + heur.cont_history(cont[1], piece, m)
+        heur.quiet(piece, m, cont)
     } else {
         0
     }
